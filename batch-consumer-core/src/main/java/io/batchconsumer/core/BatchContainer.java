@@ -1,0 +1,151 @@
+package io.batchconsumer.core;
+
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+import io.batchconsumer.core.internal.ContainerEngine;
+
+/**
+ * A thread-batch consumer: one owner thread polls a {@link MessageSource}, hands thread batches to
+ * a pool of {@link ContainerOptions#threadSize()} workers running the {@link SliceListener}, and
+ * commits each partition only up to the end of its contiguous run of finished batches.
+ *
+ * <p>Threading: every method may be called from any thread. Commands ({@link #pause()},
+ * {@link #seek}) are carried out by the owner thread; their futures complete when they were.
+ */
+public final class BatchContainer {
+
+	private final ContainerOptions options;
+
+	private final ContainerEngine engine;
+
+	/**
+	 * Creates a container.
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink) {
+		this(options, source, listener, deadLetterSink, ContainerObserver.NONE);
+	}
+
+	/**
+	 * Creates a container with an observer of processed slices.
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @param observer told of every processed slice, on worker threads
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer) {
+		this.options = Objects.requireNonNull(options, "options");
+		this.engine = new ContainerEngine(options, Objects.requireNonNull(source, "source"),
+				Objects.requireNonNull(listener, "listener"), Objects.requireNonNull(deadLetterSink, "deadLetterSink"),
+				Objects.requireNonNull(observer, "observer"));
+	}
+
+	/** Starts the owner thread. A container starts once. */
+	public void start() {
+		this.engine.start();
+	}
+
+	/**
+	 * Stops gracefully: no new work, in-flight slices finish (up to
+	 * {@link ContainerOptions#shutdownTimeout()}), the watermarks are committed, the source closed.
+	 * Blocks until done.
+	 * @return whether the container stopped in time
+	 */
+	public boolean stop() {
+		return this.engine.stop(false);
+	}
+
+	/**
+	 * Stops like a crash: no drain and no further commit. What was not committed is delivered again
+	 * to the next consumer. Meant for tests and for giving up on a stuck listener.
+	 * @return whether the owner thread ended in time
+	 */
+	public boolean abort() {
+		return this.engine.stop(true);
+	}
+
+	/**
+	 * Stops delivering new work (in-flight slices finish) until {@link #resume()}.
+	 * @return completes when the owner thread applied it
+	 */
+	public CompletableFuture<Void> pause() {
+		return this.engine.pause(true);
+	}
+
+	/**
+	 * Delivers again after {@link #pause()}.
+	 * @return completes when the owner thread applied it
+	 */
+	public CompletableFuture<Void> resume() {
+		return this.engine.pause(false);
+	}
+
+	/**
+	 * Stops delivering one partition.
+	 * @param partition an assigned partition
+	 * @return completes when applied, or fails when the partition is not assigned
+	 */
+	public CompletableFuture<Void> pause(TopicPartition partition) {
+		return this.engine.pause(partition, true);
+	}
+
+	/**
+	 * Delivers one partition again.
+	 * @param partition an assigned partition
+	 * @return completes when applied, or fails when the partition is not assigned
+	 */
+	public CompletableFuture<Void> resume(TopicPartition partition) {
+		return this.engine.pause(partition, false);
+	}
+
+	/**
+	 * Moves a partition to an offset and commits it there. Starts a new epoch: in-flight work of
+	 * the old position still finishes but commits nothing.
+	 * @param partition an assigned partition
+	 * @param offset the next offset to read
+	 * @return completes when applied, or fails when the partition is not assigned
+	 */
+	public CompletableFuture<Void> seek(TopicPartition partition, long offset) {
+		return this.engine.seek(partition, offset);
+	}
+
+	/**
+	 * A snapshot of the container, refreshed by the owner thread about every 100 ms.
+	 * @return the statistics
+	 */
+	public ContainerStats stats() {
+		return this.engine.stats();
+	}
+
+	/**
+	 * Whether the owner thread is running.
+	 * @return {@code true} between start and stop
+	 */
+	public boolean isRunning() {
+		return this.engine.isAlive();
+	}
+
+	/**
+	 * The container id.
+	 * @return the id
+	 */
+	public String id() {
+		return this.options.id();
+	}
+
+	/**
+	 * The options.
+	 * @return the options
+	 */
+	public ContainerOptions options() {
+		return this.options;
+	}
+
+}

@@ -1,0 +1,50 @@
+package io.batchconsumer.core;
+
+import java.util.List;
+
+/**
+ * Sends messages to a topic of the configured transport.
+ *
+ * <p>Each element of a list is a payload, or an {@link OutgoingMessage} that carries key, headers
+ * and payload. Payloads are {@code byte[]} or {@code String} as they are, other objects as JSON.
+ * Threading: thread-safe.
+ */
+public interface BatchProducer {
+
+	/**
+	 * Sends one payload without a key and waits until it is stored.
+	 * @param topic the topic
+	 * @param payload the payload or an {@link OutgoingMessage}
+	 * @return where it was stored
+	 */
+	default SendResult send(String topic, Object payload) {
+		return sendBatch(topic, List.of(payload)).get(0);
+	}
+
+	/**
+	 * Sends one payload with a key and waits until it is stored.
+	 * @param topic the topic
+	 * @param key the key, or {@code null}
+	 * @param payload the payload
+	 * @return where it was stored
+	 */
+	default SendResult send(String topic, String key, Object payload) {
+		return sendBatch(topic, List.of(OutgoingMessage.of(key, payload))).get(0);
+	}
+
+	/**
+	 * Sends every message and waits until each is stored or has failed.
+	 * @param topic the topic
+	 * @param messages payloads or {@link OutgoingMessage}s
+	 * @return one result per message, in order
+	 */
+	List<SendResult> sendBatch(String topic, List<?> messages);
+
+	/**
+	 * Sends every message without waiting. Failures are logged and counted by the transport.
+	 * @param topic the topic
+	 * @param messages payloads or {@link OutgoingMessage}s
+	 */
+	void sendOneWayBatch(String topic, List<?> messages);
+
+}

@@ -1,0 +1,126 @@
+package io.batchconsumer.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a listener reports for a slice: every message succeeded, or these failed.
+ *
+ * <p>Only the failed messages are retried. Failed messages are named either as messages
+ * ({@link #failed(Collection)}, matched by topic, partition and offset, whatever their payload
+ * type) or by their index in the list the listener received ({@link #failedAt(int...)}).
+ */
+public final class BatchResult {
+
+	private static final BatchResult SUCCESS = new BatchResult(List.of(), new int[0], null);
+
+	private final List<Message<?>> failedMessages;
+
+	private final int[] failedIndexes;
+
+	private final Throwable cause;
+
+	private BatchResult(List<Message<?>> failedMessages, int[] failedIndexes, Throwable cause) {
+		this.failedMessages = failedMessages;
+		this.failedIndexes = failedIndexes;
+		this.cause = cause;
+	}
+
+	/**
+	 * Every message of the slice succeeded.
+	 * @return the result
+	 */
+	public static BatchResult success() {
+		return SUCCESS;
+	}
+
+	/**
+	 * These messages failed; every other message of the slice succeeded.
+	 * @param failed the failed messages
+	 * @return the result
+	 */
+	public static BatchResult failed(Collection<? extends Message<?>> failed) {
+		return failed(failed, null);
+	}
+
+	/**
+	 * These messages failed for this reason; every other message of the slice succeeded.
+	 * @param failed the failed messages
+	 * @param cause why they failed, recorded with their dead letters; may be {@code null}
+	 * @return the result
+	 */
+	public static BatchResult failed(Collection<? extends Message<?>> failed, Throwable cause) {
+		Objects.requireNonNull(failed, "failed");
+		return failed.isEmpty() ? SUCCESS : new BatchResult(List.copyOf(failed), new int[0], cause);
+	}
+
+	/**
+	 * The messages at these indexes of the received list failed; every other one succeeded.
+	 * @param indexes indexes into the list the listener received
+	 * @return the result
+	 */
+	public static BatchResult failedAt(int... indexes) {
+		return (indexes.length == 0) ? SUCCESS : new BatchResult(List.of(), indexes.clone(), null);
+	}
+
+	/**
+	 * Whether every message succeeded.
+	 * @return {@code true} when nothing failed
+	 */
+	public boolean isSuccess() {
+		return this.failedMessages.isEmpty() && this.failedIndexes.length == 0;
+	}
+
+	/**
+	 * The reason given for the failure, if any.
+	 * @return the cause or {@code null}
+	 */
+	public Throwable cause() {
+		return this.cause;
+	}
+
+	/**
+	 * Resolves the failed messages against the slice the listener received.
+	 * @param <T> the payload type of the slice
+	 * @param slice the messages handed to the listener, in order
+	 * @return the failed messages of the slice, in slice order
+	 * @throws IllegalArgumentException when an index is out of range
+	 */
+	public <T> List<Message<T>> failedOf(List<Message<T>> slice) {
+		if (isSuccess()) {
+			return List.of();
+		}
+		boolean[] failed = new boolean[slice.size()];
+		for (int index : this.failedIndexes) {
+			if (index < 0 || index >= slice.size()) {
+				throw new IllegalArgumentException(
+						"BatchResult index " + index + " is outside the slice of " + slice.size() + " messages");
+			}
+			failed[index] = true;
+		}
+		for (int i = 0; i < slice.size(); i++) {
+			for (Message<?> message : this.failedMessages) {
+				if (slice.get(i).sameRecord(message)) {
+					failed[i] = true;
+				}
+			}
+		}
+		List<Message<T>> result = new ArrayList<>();
+		for (int i = 0; i < slice.size(); i++) {
+			if (failed[i]) {
+				result.add(slice.get(i));
+			}
+		}
+		return result;
+	}
+
+	@Override
+	public String toString() {
+		return isSuccess() ? "BatchResult[success]"
+				: "BatchResult[failed " + this.failedMessages + " " + Arrays.toString(this.failedIndexes) + "]";
+	}
+
+}

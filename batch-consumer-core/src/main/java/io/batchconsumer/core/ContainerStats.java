@@ -1,0 +1,69 @@
+package io.batchconsumer.core;
+
+import java.util.List;
+
+/**
+ * An immutable snapshot of a container, safe to read from any thread. Counters count since the
+ * container was created.
+ *
+ * @param id the container id
+ * @param state its life-cycle state
+ * @param partitions the assigned partitions
+ * @param threadSize worker threads
+ * @param busyThreads worker threads running a slice
+ * @param flowControlCount times fetching stopped because of the buffered count
+ * @param flowControlSize times fetching stopped because of the buffered bytes
+ * @param flowControlSpan times fetching stopped because of the offset span
+ * @param messagesSucceeded messages that a listener finished
+ * @param messagesRetried message deliveries that failed and were tried again
+ * @param messagesDeadLettered messages written to the dead letter
+ * @param messagesSkipped messages that failed every attempt while dead letters were off
+ * @param commitsSucceeded commits that were stored
+ * @param commitsFailed commits that failed
+ * @param lastCommitProgressMillis when a commit last moved a position forward (epoch millis), or
+ *        when the container started
+ * @param sourceError the last error reaching the source, or {@code null} while it is reachable
+ * @param snapshotMillis when this snapshot was taken (epoch millis)
+ */
+public record ContainerStats(String id, ContainerState state, List<PartitionStats> partitions, int threadSize,
+		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+		long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+		long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis) {
+
+	public ContainerStats {
+		partitions = List.copyOf(partitions);
+	}
+
+	/**
+	 * Messages fetched and not finished, over every partition.
+	 * @return the backlog
+	 */
+	public long backlog() {
+		return this.partitions.stream().mapToLong(PartitionStats::backlog).sum();
+	}
+
+	/**
+	 * Bytes of the backlog, over every partition.
+	 * @return the backlog bytes
+	 */
+	public long backlogBytes() {
+		return this.partitions.stream().mapToLong(PartitionStats::backlogBytes).sum();
+	}
+
+	/**
+	 * Commit lag summed over every partition.
+	 * @return the commit lag
+	 */
+	public long commitLag() {
+		return this.partitions.stream().mapToLong(PartitionStats::commitLag).sum();
+	}
+
+	/**
+	 * Open thread batches over every partition.
+	 * @return the open batches
+	 */
+	public int openBatches() {
+		return this.partitions.stream().mapToInt(PartitionStats::openBatches).sum();
+	}
+
+}

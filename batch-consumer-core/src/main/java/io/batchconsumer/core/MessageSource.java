@@ -1,0 +1,100 @@
+package io.batchconsumer.core;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * The transport SPI for reading: one source per container, used only by the container's owner
+ * thread, except {@link #wakeup()}.
+ *
+ * <p>Threading: not thread-safe, like {@code KafkaConsumer}. Every method but {@code wakeup}
+ * is called by the owner thread; {@code wakeup} is called by workers to cut a blocking
+ * {@link #poll} short.
+ */
+public interface MessageSource extends AutoCloseable {
+
+	/**
+	 * Starts consuming these topics. Assignments arrive through the listener from inside
+	 * {@link #poll}.
+	 * @param topics the topics
+	 * @param listener told of assignments and revocations
+	 */
+	void subscribe(Collection<String> topics, RebalanceListener listener);
+
+	/**
+	 * Returns the next messages of assigned, non-paused partitions, each partition's in offset
+	 * order, waiting up to the timeout when none are ready. Returns early, possibly with nothing,
+	 * after {@link #wakeup()}.
+	 * @param timeout the longest wait
+	 * @return the messages, possibly none
+	 * @throws SourceUnavailableException when the store cannot be reached; the engine backs off and polls again
+	 */
+	List<Message<byte[]>> poll(Duration timeout);
+
+	/**
+	 * Stops returning messages of these partitions until resumed.
+	 * @param partitions assigned partitions
+	 */
+	void pause(Collection<TopicPartition> partitions);
+
+	/**
+	 * Returns messages of these partitions again.
+	 * @param partitions assigned partitions
+	 */
+	void resume(Collection<TopicPartition> partitions);
+
+	/**
+	 * Makes the next poll of this partition start at the offset; drops what was fetched beyond it.
+	 * @param partition an assigned partition
+	 * @param offset the next offset to read
+	 */
+	void seek(TopicPartition partition, long offset);
+
+	/**
+	 * Commits these positions (each the next offset to read) and waits until they are stored.
+	 * @param offsets the positions per partition
+	 * @throws RuntimeException when the commit failed or was fenced (the partition is no longer ours)
+	 */
+	void commitSync(Map<TopicPartition, Long> offsets);
+
+	/**
+	 * Commits these positions without waiting; the callback runs on the owner thread, during a
+	 * later {@link #poll} or at once, with {@code null} or the failure. The default commits
+	 * synchronously.
+	 * @param offsets the positions per partition
+	 * @param callback told of the outcome
+	 */
+	default void commitAsync(Map<TopicPartition, Long> offsets, BiConsumer<Map<TopicPartition, Long>, Throwable> callback) {
+		try {
+			commitSync(offsets);
+			callback.accept(offsets, null);
+		}
+		catch (RuntimeException ex) {
+			callback.accept(offsets, ex);
+		}
+	}
+
+	/**
+	 * The end offset (next offset to be written) of each partition, for lag meters, when known.
+	 * Transports refresh it at a modest interval, never on every poll. The default knows nothing.
+	 * @return end offsets per partition, possibly empty
+	 */
+	default Map<TopicPartition, Long> endOffsets() {
+		return Map.of();
+	}
+
+	/**
+	 * Makes a blocked or the next {@link #poll} return at once. Safe from any thread.
+	 */
+	void wakeup();
+
+	/**
+	 * Releases the source. Called by the owner thread after the final commit.
+	 */
+	@Override
+	void close();
+
+}

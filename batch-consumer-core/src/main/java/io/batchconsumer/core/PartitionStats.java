@@ -1,0 +1,34 @@
+package io.batchconsumer.core;
+
+/**
+ * A snapshot of one assigned partition, published by the owner thread.
+ *
+ * @param partition the partition
+ * @param epoch the assignment epoch: a new one on every assignment and seek
+ * @param fetchedOffset the next offset to fetch (last fetched + 1), or -1 before the first fetch
+ * @param committedOffset the last committed position (next offset to read), or -1 when none was committed yet
+ * @param buffered messages fetched and not yet handed to a worker
+ * @param backlog messages fetched and not finished (buffered, waiting or in flight)
+ * @param backlogBytes bytes of those messages
+ * @param openBatches thread batches not yet committed
+ * @param oldestOpenBatchAgeMillis the age of the oldest open batch, 0 when none is open
+ * @param pausedByFlowControl whether flow control stopped fetching it
+ * @param pausedByUser whether an operator paused it
+ * @param endOffset the end of the partition when the transport knows it, or -1
+ */
+public record PartitionStats(TopicPartition partition, long epoch, long fetchedOffset, long committedOffset,
+		int buffered, long backlog, long backlogBytes, int openBatches, long oldestOpenBatchAgeMillis,
+		boolean pausedByFlowControl, boolean pausedByUser, long endOffset) {
+
+	/**
+	 * Fetched position minus committed position: what a crash now would deliver again.
+	 * @return the commit lag, 0 when unknown
+	 */
+	public long commitLag() {
+		if (this.fetchedOffset < 0) {
+			return 0;
+		}
+		return (this.committedOffset < 0) ? this.backlog : Math.max(0, this.fetchedOffset - this.committedOffset);
+	}
+
+}

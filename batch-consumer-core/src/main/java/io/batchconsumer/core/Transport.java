@@ -1,0 +1,29 @@
+package io.batchconsumer.core;
+
+/**
+ * A message store: makes the sources, dead-letter sinks and producer of one kind of store
+ * (JDBC tables, Kafka).
+ */
+public interface Transport {
+
+	/**
+	 * A new source for one container.
+	 * @param options the container's options (topics, group, mode, pull batch size)
+	 * @return the source, used by that container's owner thread only
+	 */
+	MessageSource createSource(ContainerOptions options);
+
+	/**
+	 * The dead-letter sink for one container.
+	 * @param options the container's options
+	 * @return the sink, thread-safe
+	 */
+	DeadLetterSink deadLetterSink(ContainerOptions options);
+
+	/**
+	 * The producer of this store.
+	 * @return the producer, thread-safe
+	 */
+	BatchProducer producer();
+
+}

@@ -1,0 +1,134 @@
+package io.batchconsumer.core.internal;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.batchconsumer.core.ContainerObserver;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.TopicPartition;
+
+/**
+ * Wires one container: the owner thread running the {@link PollLoop}, and the worker pool.
+ *
+ * <p>Threading: the owner thread is {@code batch-consumer-<id>-poll}; workers are
+ * {@code batch-consumer-<id>-worker-<n>}, a fixed pool over an unbounded queue, so no slice is
+ * ever dropped. Methods may be called from any thread: commands go through the mailbox.
+ */
+public final class ContainerEngine {
+
+	private final ContainerOptions options;
+
+	private final ContainerStatus status;
+
+	private final PollLoop loop;
+
+	private final Thread owner;
+
+	private final AtomicBoolean started = new AtomicBoolean();
+
+	/**
+	 * Creates the engine; nothing runs before {@link #start()}.
+	 * @param options the options
+	 * @param source the source, used by the owner thread only
+	 * @param listener the listener
+	 * @param deadLetterSink where failed messages go
+	 * @param observer told of every processed slice
+	 */
+	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer) {
+		this.options = options;
+		this.status = new ContainerStatus(options.id(), options.threadSize());
+		ExecutorService workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
+				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("batch-consumer-" + options.id() + "-worker-"));
+		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status.counters());
+		this.loop = new PollLoop(options, source, runner, workers, this.status);
+		this.owner = new Thread(this.loop, "batch-consumer-" + options.id() + "-poll");
+	}
+
+	public void start() {
+		if (!this.started.compareAndSet(false, true)) {
+			throw new IllegalStateException("container '" + this.options.id() + "' was started already");
+		}
+		this.owner.start();
+	}
+
+	/**
+	 * Stops and waits until the owner thread ended.
+	 * @param abort {@code true} to stop like a crash: no drain, no commit
+	 * @return whether the owner thread ended in time
+	 */
+	public boolean stop(boolean abort) {
+		if (!this.started.get()) {
+			this.status.state(io.batchconsumer.core.ContainerState.STOPPED);
+			return true;
+		}
+		this.loop.requestStop(abort);
+		try {
+			Duration wait = this.options.shutdownTimeout().plusSeconds(10);
+			this.owner.join(wait.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return !this.owner.isAlive();
+	}
+
+	public CompletableFuture<Void> command(java.util.function.Consumer<PollLoop> command) {
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		if (!this.owner.isAlive()) {
+			done.completeExceptionally(new IllegalStateException("container '" + this.options.id() + "' is not running"));
+			return done;
+		}
+		this.loop.post((Runnable) () -> {
+			try {
+				command.accept(this.loop);
+				done.complete(null);
+			}
+			catch (RuntimeException ex) {
+				done.completeExceptionally(ex);
+			}
+		});
+		return done;
+	}
+
+	public CompletableFuture<Void> pause(boolean pause) {
+		return command((loop) -> loop.pauseAll(pause));
+	}
+
+	public CompletableFuture<Void> pause(TopicPartition partition, boolean pause) {
+		return command((loop) -> loop.pausePartition(partition, pause));
+	}
+
+	public CompletableFuture<Void> seek(TopicPartition partition, long offset) {
+		return command((loop) -> loop.seek(partition, offset));
+	}
+
+	public ContainerStats stats() {
+		return this.status.stats();
+	}
+
+	public boolean isAlive() {
+		return this.owner.isAlive();
+	}
+
+	private static ThreadFactory named(String prefix) {
+		AtomicInteger next = new AtomicInteger();
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, prefix + next.incrementAndGet());
+			thread.setDaemon(false);
+			return thread;
+		};
+	}
+
+}

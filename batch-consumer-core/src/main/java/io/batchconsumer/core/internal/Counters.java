@@ -1,0 +1,31 @@
+package io.batchconsumer.core.internal;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The container's counters.
+ *
+ * <p>Threading: updated by workers and the owner thread, read by any thread; each is a
+ * {@link LongAdder}, so updates never contend on the hot path.
+ */
+final class Counters {
+
+	final LongAdder flowControlCount = new LongAdder();
+
+	final LongAdder flowControlSize = new LongAdder();
+
+	final LongAdder flowControlSpan = new LongAdder();
+
+	final LongAdder succeeded = new LongAdder();
+
+	final LongAdder retried = new LongAdder();
+
+	final LongAdder deadLettered = new LongAdder();
+
+	final LongAdder skipped = new LongAdder();
+
+	final LongAdder commitsSucceeded = new LongAdder();
+
+	final LongAdder commitsFailed = new LongAdder();
+
+}

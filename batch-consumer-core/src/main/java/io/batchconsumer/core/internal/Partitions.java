@@ -1,0 +1,81 @@
+package io.batchconsumer.core.internal;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.TopicPartition;
+
+/**
+ * The assigned partitions of a container, each with the state of its current epoch.
+ *
+ * <p>Threading: owned by the owner thread.
+ */
+final class Partitions {
+
+	private final Map<TopicPartition, PartitionState> byPartition = new LinkedHashMap<>();
+
+	private final Ordering ordering;
+
+	private List<PartitionState> list = List.of();
+
+	private long lastEpoch;
+
+	Partitions(Ordering ordering) {
+		this.ordering = ordering;
+	}
+
+	/** Starts a new epoch for the partition, replacing (and cancelling) the state of the old one. */
+	PartitionState assign(TopicPartition partition) {
+		PartitionState state = new PartitionState(partition, ++this.lastEpoch, this.ordering);
+		PartitionState old = this.byPartition.put(partition, state);
+		if (old != null) {
+			end(old);
+		}
+		this.list = List.copyOf(this.byPartition.values());
+		return state;
+	}
+
+	/** Ends the partition's epoch and forgets it. */
+	PartitionState remove(TopicPartition partition) {
+		PartitionState old = this.byPartition.remove(partition);
+		if (old != null) {
+			end(old);
+			this.list = List.copyOf(this.byPartition.values());
+		}
+		return old;
+	}
+
+	PartitionState get(TopicPartition partition) {
+		return this.byPartition.get(partition);
+	}
+
+	/** Whether the slice belongs to the current epoch of its partition. */
+	boolean isCurrent(Slice slice) {
+		return this.byPartition.get(slice.partition.partition) == slice.partition;
+	}
+
+	List<PartitionState> all() {
+		return this.list;
+	}
+
+	List<PartitionState> of(Collection<TopicPartition> partitions) {
+		List<PartitionState> states = new ArrayList<>();
+		for (TopicPartition partition : partitions) {
+			PartitionState state = this.byPartition.get(partition);
+			if (state != null) {
+				states.add(state);
+			}
+		}
+		return states;
+	}
+
+	private static void end(PartitionState state) {
+		state.cancelled = true;
+		state.dropBuffer();
+	}
+
+}

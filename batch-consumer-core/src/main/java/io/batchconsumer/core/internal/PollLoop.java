@@ -1,0 +1,417 @@
+package io.batchconsumer.core.internal;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.ContainerState;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.RebalanceListener;
+import io.batchconsumer.core.TopicPartition;
+
+/**
+ * The owner thread's loop: the only code that touches the {@link MessageSource}, the ledgers and
+ * the buffers. Each turn handles the mailbox (completions and commands), commits what is due,
+ * applies flow control, hands out thread batches, polls and hands out again.
+ *
+ * <p>Threading: {@link #run()} runs on the owner thread {@code batch-consumer-<id>-poll}. Workers
+ * and API callers only {@link #post(Object)} to the mailbox, which wakes a blocked poll. Fields
+ * without a note are owned by the owner thread.
+ */
+public final class PollLoop implements Runnable, RebalanceListener {
+
+	private static final Logger logger = LoggerFactory.getLogger(PollLoop.class);
+
+	private static final long UNAVAILABLE_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private final ContainerOptions options;
+
+	private final MessageSource source;
+
+	private final SliceRunner runner;
+
+	private final ExecutorService workers;
+
+	private final ContainerStatus status;
+
+	private final Partitions partitions;
+
+	private final ThreadBatchDispatcher dispatcher;
+
+	private final FlowController flow;
+
+	private final CommitScheduler commits;
+
+	/** Completions from workers and commands from callers; unbounded so a worker never blocks or drops. */
+	private final LinkedBlockingQueue<Object> mailbox = new LinkedBlockingQueue<>();
+
+	/** Slices a key gate released, waiting for a free worker. */
+	private final ArrayDeque<Slice> ready = new ArrayDeque<>();
+
+	/** Written by the owner around each poll, read by posting threads to decide whether to wake it. */
+	private volatile boolean inPoll;
+
+	/** Cleared by {@link #requestStop(boolean)} from any thread. */
+	private volatile boolean running = true;
+
+	/** Set by {@link #requestStop(boolean)} for a crash-like stop: no drain, no commit. */
+	private volatile boolean aborted;
+
+	private int busy;
+
+	private boolean paused;
+
+	private long nextPollNanos;
+
+	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
+			ContainerStatus status) {
+		this.options = options;
+		this.source = source;
+		this.runner = runner;
+		this.workers = workers;
+		this.status = status;
+		this.partitions = new Partitions(options.ordering());
+		this.dispatcher = new ThreadBatchDispatcher(options);
+		this.flow = new FlowController(options, status.counters());
+		this.commits = new CommitScheduler(options.commitInterval(), System.nanoTime());
+	}
+
+	@Override
+	public void run() {
+		try {
+			this.status.state(ContainerState.RUNNING);
+			this.source.subscribe(this.options.topics(), this);
+			while (this.running) {
+				runOnce();
+			}
+			if (!this.aborted) {
+				shutdown();
+			}
+			this.status.state(ContainerState.STOPPED);
+		}
+		catch (Throwable ex) {
+			logger.error("Container '{}' failed; it consumes no more until restarted", this.options.id(), ex);
+			this.status.state(ContainerState.FAILED);
+		}
+		finally {
+			this.runner.halt();
+			this.workers.shutdownNow();
+			closeSource();
+			this.status.publish(this.partitions.all(), this.busy, this.source, this.paused);
+		}
+	}
+
+	/**
+	 * Posts a completion or a command ({@link Runnable}) to the owner thread and wakes it.
+	 * @param item a {@link Completion} or a {@link Runnable}
+	 */
+	void post(Object item) {
+		this.mailbox.add(item);
+		if (this.inPoll) {
+			this.source.wakeup();
+		}
+	}
+
+	/**
+	 * Asks the loop to end.
+	 * @param abort {@code true} to stop like a crash: no drain and no commit
+	 */
+	void requestStop(boolean abort) {
+		if (abort) {
+			this.aborted = true;
+			this.runner.halt();
+			this.workers.shutdownNow();
+		}
+		this.running = false;
+		this.source.wakeup();
+		this.mailbox.add((Runnable) () -> {
+		});
+	}
+
+	private void runOnce() {
+		try {
+			handleMailbox();
+			commitIfDue();
+			applyFlowControl();
+			dispatch();
+			pollOnce();
+			dispatch();
+			this.status.publishIfDue(this.partitions.all(), this.busy, this.source, this.paused);
+		}
+		catch (RuntimeException ex) {
+			if (!this.running) {
+				return;
+			}
+			logger.warn("Container '{}' cannot reach its source, trying again: {}", this.options.id(), ex.toString());
+			this.status.sourceError(ex);
+			waitForMailbox(UNAVAILABLE_BACKOFF_NANOS);
+		}
+	}
+
+	private void pollOnce() {
+		long now = System.nanoTime();
+		long wait = Math.min(this.options.pollTimeout().toNanos(), nanosUntilSomethingIsDue(now));
+		if (now < this.nextPollNanos) {
+			waitForMailbox(Math.min(wait, this.nextPollNanos - now));
+			return;
+		}
+		List<Message<byte[]>> messages;
+		this.inPoll = true;
+		try {
+			if (!this.mailbox.isEmpty()) {
+				wait = 0;
+			}
+			messages = this.source.poll(Duration.ofNanos(wait));
+		}
+		finally {
+			this.inPoll = false;
+		}
+		this.status.sourceError(null);
+		for (Message<byte[]> message : messages) {
+			PartitionState partition = this.partitions.get(message.topicPartition());
+			if (partition != null) {
+				partition.add(message);
+			}
+		}
+		if (!messages.isEmpty() && !this.options.pullInterval().isZero()) {
+			this.nextPollNanos = now + this.options.pullInterval().toNanos();
+		}
+	}
+
+	private long nanosUntilSomethingIsDue(long now) {
+		long due = this.commits.nanosUntilDue(now);
+		for (PartitionState partition : this.partitions.all()) {
+			if (partition.flowPaused) {
+				due = Math.min(due, this.flow.nanosUntilRecheck(partition, now));
+			}
+		}
+		return due;
+	}
+
+	private void handleMailbox() {
+		Object item;
+		while ((item = this.mailbox.poll()) != null) {
+			handle(item);
+		}
+	}
+
+	private void waitForMailbox(long nanos) {
+		try {
+			Object item = this.mailbox.poll(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+			if (item != null) {
+				handle(item);
+				handleMailbox();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.running = false;
+		}
+	}
+
+	private void handle(Object item) {
+		if (item instanceof Completion completion) {
+			complete(completion);
+		}
+		else {
+			((Runnable) item).run();
+		}
+	}
+
+	private void complete(Completion completion) {
+		this.busy--;
+		Slice slice = completion.slice();
+		if (!this.partitions.isCurrent(slice)) {
+			return; // a late completion of an ended epoch: its ledger is gone, nothing moves
+		}
+		PartitionState partition = slice.partition;
+		partition.running--;
+		if (!completion.finished()) {
+			return;
+		}
+		partition.finished(slice);
+		partition.ledger.complete(slice.batchId, slice.index);
+		if (partition.keyGate != null) {
+			this.ready.addAll(partition.keyGate.leave(slice));
+		}
+	}
+
+	private void dispatch() {
+		if (this.paused) {
+			return;
+		}
+		int idle = this.options.threadSize() - this.busy;
+		while (idle > 0 && !this.ready.isEmpty()) {
+			Slice slice = this.ready.pollFirst();
+			if (this.partitions.isCurrent(slice) && !slice.partition.draining) {
+				submit(slice);
+				idle--;
+			}
+		}
+		for (Slice slice : this.dispatcher.dispatch(this.partitions.all(), idle, System.nanoTime())) {
+			submit(slice);
+		}
+	}
+
+	private void submit(Slice slice) {
+		this.busy++;
+		slice.partition.running++;
+		this.workers.execute(() -> post(new Completion(slice, this.runner.process(slice))));
+	}
+
+	private void applyFlowControl() {
+		long now = System.nanoTime();
+		List<TopicPartition> pause = new ArrayList<>();
+		List<TopicPartition> resume = new ArrayList<>();
+		for (PartitionState partition : this.partitions.all()) {
+			this.flow.evaluate(partition, now);
+			boolean shouldPause = partition.flowPaused || partition.userPaused || this.paused;
+			if (shouldPause != partition.sourcePaused) {
+				partition.sourcePaused = shouldPause;
+				(shouldPause ? pause : resume).add(partition.partition);
+			}
+		}
+		if (!pause.isEmpty()) {
+			this.source.pause(pause);
+		}
+		if (!resume.isEmpty()) {
+			this.source.resume(resume);
+		}
+	}
+
+	private void commitIfDue() {
+		long now = System.nanoTime();
+		if (this.aborted || !this.commits.isDue(now)) {
+			return;
+		}
+		List<PartitionState> states = this.partitions.all();
+		Map<TopicPartition, Long> offsets = this.commits.committable(states);
+		if (offsets.isEmpty()) {
+			return;
+		}
+		this.commits.committed(now);
+		this.source.commitAsync(offsets, (committed, error) -> this.status.committed(states, committed, error));
+	}
+
+	private void commitSync(List<PartitionState> states) {
+		if (this.aborted) {
+			return;
+		}
+		Map<TopicPartition, Long> offsets = this.commits.committable(states);
+		if (offsets.isEmpty()) {
+			return;
+		}
+		try {
+			this.source.commitSync(offsets);
+			this.status.committed(states, offsets, null);
+		}
+		catch (RuntimeException ex) {
+			this.status.committed(states, offsets, ex);
+		}
+	}
+
+	/** Waits up to the shutdown timeout for the slices of these partitions that are on a worker. */
+	private void drain(List<PartitionState> states) {
+		for (PartitionState state : states) {
+			state.draining = true;
+			state.dropBuffer();
+		}
+		long deadline = System.nanoTime() + this.options.shutdownTimeout().toNanos();
+		while (!this.aborted && states.stream().anyMatch((state) -> state.running > 0)) {
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				logger.warn("Container '{}' stopped waiting for in-flight work of {} after {}; it will be delivered again",
+						this.options.id(), states.stream().filter((s) -> s.running > 0).map((s) -> s.partition).toList(),
+						this.options.shutdownTimeout());
+				return;
+			}
+			waitForMailbox(left);
+		}
+	}
+
+	private void shutdown() {
+		this.status.state(ContainerState.STOPPING);
+		List<PartitionState> states = this.partitions.all();
+		drain(states);
+		commitSync(states);
+		for (PartitionState state : states) {
+			this.partitions.remove(state.partition);
+		}
+	}
+
+	private void closeSource() {
+		try {
+			this.source.close();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Container '{}' could not close its source: {}", this.options.id(), ex.toString());
+		}
+	}
+
+	@Override
+	public void onAssigned(Collection<TopicPartition> assigned) {
+		for (TopicPartition partition : assigned) {
+			this.partitions.assign(partition);
+		}
+		logger.info("Container '{}' was assigned {}", this.options.id(), assigned);
+	}
+
+	@Override
+	public void onRevoked(Collection<TopicPartition> revoked) {
+		List<PartitionState> states = this.partitions.of(revoked);
+		drain(states);
+		commitSync(states);
+		revoked.forEach(this.partitions::remove);
+		logger.info("Container '{}' gave up {}", this.options.id(), revoked);
+	}
+
+	@Override
+	public void onLost(Collection<TopicPartition> lost) {
+		lost.forEach(this.partitions::remove);
+		logger.warn("Container '{}' lost {}; their uncommitted work will be delivered again", this.options.id(), lost);
+	}
+
+	// Commands, run on the owner thread through the mailbox.
+
+	void pauseAll(boolean pause) {
+		this.paused = pause;
+		this.status.state(pause ? ContainerState.PAUSED : ContainerState.RUNNING);
+	}
+
+	void pausePartition(TopicPartition partition, boolean pause) {
+		PartitionState state = this.partitions.get(partition);
+		if (state == null) {
+			throw new IllegalArgumentException(partition + " is not assigned to container '" + this.options.id() + "'");
+		}
+		state.userPaused = pause;
+	}
+
+	void seek(TopicPartition partition, long offset) {
+		PartitionState old = this.partitions.get(partition);
+		if (old == null) {
+			throw new IllegalArgumentException(partition + " is not assigned to container '" + this.options.id() + "'");
+		}
+		if (offset < 0) {
+			throw new IllegalArgumentException("offset must be zero or more but was " + offset);
+		}
+		// A new epoch: slices of the old position still running commit nothing when they end.
+		PartitionState fresh = this.partitions.assign(partition);
+		fresh.sourcePaused = old.sourcePaused;
+		fresh.userPaused = old.userPaused;
+		this.source.seek(partition, offset);
+		this.source.commitSync(Map.of(partition, offset));
+		this.status.committed(List.of(fresh), Map.of(partition, offset), null);
+	}
+
+}

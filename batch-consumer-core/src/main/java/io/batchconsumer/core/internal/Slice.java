@@ -1,0 +1,59 @@
+package io.batchconsumer.core.internal;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.batchconsumer.core.Message;
+
+/**
+ * One slice of a thread batch: the messages one worker processes in one listener call.
+ *
+ * <p>Threading: immutable after construction, handed from the owner thread to a worker and back.
+ */
+final class Slice {
+
+	final PartitionState partition;
+
+	final long epoch;
+
+	final long batchId;
+
+	final int index;
+
+	final List<Message<byte[]>> messages;
+
+	final long bytes;
+
+	private final Set<String> keys;
+
+	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, boolean keyed) {
+		this.partition = partition;
+		this.epoch = partition.epoch;
+		this.batchId = batchId;
+		this.index = index;
+		this.messages = List.copyOf(messages);
+		long total = 0;
+		Set<String> distinct = keyed ? new LinkedHashSet<>() : Set.of();
+		for (Message<byte[]> message : messages) {
+			total += message.serializedSize();
+			if (keyed && message.key() != null) {
+				distinct.add(message.key());
+			}
+		}
+		this.bytes = total;
+		this.keys = distinct;
+	}
+
+	Collection<String> keys() {
+		return this.keys;
+	}
+
+	@Override
+	public String toString() {
+		return "Slice[" + this.partition.partition + " batch " + this.batchId + "/" + this.index + ", "
+				+ this.messages.size() + " messages from " + this.messages.get(0).offset() + "]";
+	}
+
+}

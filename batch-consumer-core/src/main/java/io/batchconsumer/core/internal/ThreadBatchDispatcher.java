@@ -1,0 +1,138 @@
+package io.batchconsumer.core.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.Ordering;
+
+/**
+ * Forms thread batches when workers are idle (PMQ's idle-thread-aware batch creation).
+ *
+ * <p>For a partition with {@code buffered} messages and {@code idle} free workers, a batch takes a
+ * contiguous run of the buffer and splits it into
+ * {@code n = min(idle, ceil(buffered / consumerBatchSize), threadSize)} slices of at most
+ * {@code consumerBatchSize} messages. Partitions take turns: each round starts after the
+ * partition served first last time, and no partition takes more than its share of the idle
+ * workers while others wait.
+ *
+ * <p>Threading: owned by the owner thread.
+ */
+final class ThreadBatchDispatcher {
+
+	private final ContainerOptions options;
+
+	private int turn;
+
+	ThreadBatchDispatcher(ContainerOptions options) {
+		this.options = options;
+	}
+
+	/**
+	 * Forms batches for up to {@code idle} workers.
+	 * @param partitions the assigned partitions
+	 * @param idle free workers
+	 * @param nowNanos the time batches are opened
+	 * @return slices that may run now; slices waiting for a key stay in their partition's gate
+	 */
+	List<Slice> dispatch(List<PartitionState> partitions, int idle, long nowNanos) {
+		List<Slice> runnable = new ArrayList<>();
+		int size = partitions.size();
+		if (idle <= 0 || size == 0) {
+			return runnable;
+		}
+		int waiting = 0;
+		for (PartitionState partition : partitions) {
+			if (canDispatch(partition)) {
+				waiting++;
+			}
+		}
+		if (waiting == 0) {
+			return runnable;
+		}
+		int share = Math.max(1, (idle + waiting - 1) / waiting);
+		int start = Math.floorMod(this.turn++, size);
+		for (int i = 0; i < size && idle > 0; i++) {
+			PartitionState partition = partitions.get((start + i) % size);
+			if (canDispatch(partition)) {
+				int started = openBatch(partition, Math.min(idle, share), nowNanos, runnable);
+				idle -= started;
+			}
+		}
+		return runnable;
+	}
+
+	private boolean canDispatch(PartitionState partition) {
+		if (!partition.isDispatchable()) {
+			return false;
+		}
+		// One slice at a time per partition: the next batch waits until the open one is finished.
+		return this.options.ordering() != Ordering.PARTITION || partition.ledger.openBatches() == 0;
+	}
+
+	private int openBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
+		int batchSize = this.options.consumerBatchSize();
+		int buffered = partition.buffered();
+		int n = Math.min(Math.min(workers, ceilDiv(buffered, batchSize)), this.options.threadSize());
+		if (this.options.ordering() == Ordering.PARTITION) {
+			n = 1;
+		}
+		List<Message<byte[]>> run = partition.take(Math.min(buffered, n * batchSize));
+		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY) ? byKey(run, n)
+				: consecutive(run, n);
+		long batchId = partition.ledger.open(run.get(0).offset(), run.get(run.size() - 1).offset(), parts.size(),
+				nowNanos);
+		int started = 0;
+		for (int i = 0; i < parts.size(); i++) {
+			Slice slice = new Slice(partition, batchId, i, parts.get(i), partition.keyGate != null);
+			if (partition.keyGate == null || partition.keyGate.enter(slice)) {
+				runnable.add(slice);
+				started++;
+			}
+		}
+		return started;
+	}
+
+	/** Consecutive chunks of near-equal size. */
+	private static List<List<Message<byte[]>>> consecutive(List<Message<byte[]>> run, int n) {
+		List<List<Message<byte[]>>> parts = new ArrayList<>(n);
+		int chunk = ceilDiv(run.size(), n);
+		for (int from = 0; from < run.size(); from += chunk) {
+			parts.add(run.subList(from, Math.min(run.size(), from + chunk)));
+		}
+		return parts;
+	}
+
+	/**
+	 * One key always lands in one slice, in offset order; keyless messages fill the smallest slice.
+	 * Empty slices are dropped.
+	 */
+	private static List<List<Message<byte[]>>> byKey(List<Message<byte[]>> run, int n) {
+		List<List<Message<byte[]>>> parts = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			parts.add(new ArrayList<>());
+		}
+		for (Message<byte[]> message : run) {
+			int target = (message.key() != null) ? Math.floorMod(message.key().hashCode(), n) : smallest(parts);
+			parts.get(target).add(message);
+		}
+		parts.removeIf(List::isEmpty);
+		return parts;
+	}
+
+	private static int smallest(List<List<Message<byte[]>>> parts) {
+		int best = 0;
+		for (int i = 1; i < parts.size(); i++) {
+			if (parts.get(i).size() < parts.get(best).size()) {
+				best = i;
+			}
+		}
+		return best;
+	}
+
+	private static int ceilDiv(int a, int b) {
+		return (a + b - 1) / b;
+	}
+
+}

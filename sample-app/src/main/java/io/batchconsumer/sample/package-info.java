@@ -1,0 +1,4 @@
+/**
+ * The sample order-processing service.
+ */
+package io.batchconsumer.sample;
