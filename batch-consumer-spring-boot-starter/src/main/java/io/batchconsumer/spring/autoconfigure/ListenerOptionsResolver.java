@@ -238,7 +238,9 @@ final class ListenerOptionsResolver {
 			String origin = (best != null) ? this.origins.get(best) : null;
 			String translated = (origin != null) ? origin + message.substring(best.length())
 					: "Invalid batch-consumer configuration: " + message;
-			return new IllegalArgumentException(translated, ex);
+			IllegalArgumentException translatedException = new IllegalArgumentException(translated);
+			translatedException.setStackTrace(ex.getStackTrace());
+			return translatedException;
 		}
 
 	}

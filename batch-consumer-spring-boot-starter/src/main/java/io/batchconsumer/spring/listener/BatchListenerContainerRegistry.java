@@ -70,7 +70,7 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 			}
 		}
 		for (BatchListenerEndpoint endpoint : newEndpoints) {
-			this.containers.put(endpoint.id(), this.containerFactory.createContainer(endpoint));
+			this.containers.put(endpoint.id(), create(endpoint));
 			this.endpoints.put(endpoint.id(), endpoint);
 			if (this.running && this.containerFactory.isAutoStartup(endpoint)) {
 				start(endpoint.id());
@@ -116,7 +116,7 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 			return;
 		}
 		if (state != ContainerState.CREATED) {
-			container = this.containerFactory.createContainer(this.endpoints.get(id));
+			container = create(this.endpoints.get(id));
 			this.containers.put(id, container);
 		}
 		container.start();
@@ -172,6 +172,16 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 			if (container.isRunning() && !container.stop()) {
 				logger.warn("Container '{}' did not stop within its shutdown timeout", container.id());
 			}
+		}
+	}
+
+	private BatchContainer create(BatchListenerEndpoint endpoint) {
+		try {
+			return this.containerFactory.createContainer(endpoint);
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("Cannot create the container of @BatchListener '" + endpoint.id() + "' on "
+					+ endpoint.methodDescription() + ": " + ex.getMessage(), ex);
 		}
 	}
 
