@@ -447,6 +447,20 @@ public class BatchConsumerProperties implements Validator {
 		 */
 		private Duration retention = Duration.ofDays(7);
 
+		/**
+		 * Id of this instance in the lease table and in broadcast offsets. Defaults to a random
+		 * 'host-pid-uuid'; set a stable one for broadcast consumers that must resume after a restart.
+		 */
+		private String instanceId;
+
+		public String getInstanceId() {
+			return this.instanceId;
+		}
+
+		public void setInstanceId(String instanceId) {
+			this.instanceId = instanceId;
+		}
+
 		public String getInitializeSchema() {
 			return this.initializeSchema;
 		}

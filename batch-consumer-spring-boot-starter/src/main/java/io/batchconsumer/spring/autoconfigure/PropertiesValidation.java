@@ -16,26 +16,12 @@ final class PropertiesValidation {
 	/** The values of {@code batch-consumer.transport}. */
 	static final List<String> TRANSPORTS = List.of("jdbc", "kafka");
 
-	/** The values of {@code batch-consumer.jdbc.initialize-schema}. */
-	static final List<String> SCHEMA_INITIALIZATIONS = List.of("embedded", "always", "never");
-
 	private PropertiesValidation() {
 	}
 
 	static void validate(BatchConsumerProperties properties, Errors errors) {
 		oneOf(errors, "batch-consumer.transport", properties.getTransport(), TRANSPORTS);
-		BatchConsumerProperties.Jdbc jdbc = properties.getJdbc();
-		oneOf(errors, "batch-consumer.jdbc.initialize-schema", jdbc.getInitializeSchema(), SCHEMA_INITIALIZATIONS);
-		if (jdbc.getTablePrefix() == null || !jdbc.getTablePrefix().matches("[A-Za-z][A-Za-z0-9_]{0,29}")) {
-			reject(errors, "batch-consumer.jdbc.table-prefix must start with a letter and hold up to 30 letters, "
-					+ "digits or '_' but was '" + jdbc.getTablePrefix() + "'");
-		}
-		if (jdbc.getQueuesPerTopic() < 1 || jdbc.getQueuesPerTopic() > 1024) {
-			reject(errors, "batch-consumer.jdbc.queues-per-topic must be between 1 and 1024 but was "
-					+ jdbc.getQueuesPerTopic());
-		}
-		positive(errors, "batch-consumer.jdbc.lease-duration", jdbc.getLeaseDuration());
-		positive(errors, "batch-consumer.jdbc.retention", jdbc.getRetention());
+		check(errors, () -> TransportConfigurations.jdbcSettings(properties.getJdbc(), "validation"));
 		positive(errors, "batch-consumer.health.stall-timeout", properties.getHealth().getStallTimeout());
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties, null);
 		check(errors, resolver::validateDefaults);

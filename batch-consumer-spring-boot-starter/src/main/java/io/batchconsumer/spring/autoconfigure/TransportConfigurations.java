@@ -1,10 +1,19 @@
 package io.batchconsumer.spring.autoconfigure;
 
+import javax.sql.DataSource;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.jdbc.JdbcSettings;
+import io.batchconsumer.core.jdbc.JdbcTransport;
+import io.batchconsumer.core.jdbc.SchemaInitialization;
+import io.batchconsumer.spring.listener.PayloadConverter;
 
 /**
  * The {@link Transport} selected by {@code batch-consumer.transport}, unless the application
@@ -20,8 +29,39 @@ final class TransportConfigurations {
 	 * The JDBC transport on the application's {@code DataSource}.
 	 */
 	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty(prefix = "batch-consumer", name = "transport", havingValue = "jdbc", matchIfMissing = true)
+	@ConditionalOnClass(DataSource.class)
+	@ConditionalOnSingleCandidate(DataSource.class)
 	static class Jdbc {
 
+		@Bean(destroyMethod = "close")
+		@ConditionalOnMissingBean(Transport.class)
+		JdbcTransport batchConsumerJdbcTransport(BatchConsumerProperties properties, DataSource dataSource,
+				PayloadConverter converter) {
+			BatchConsumerProperties.Jdbc jdbc = properties.getJdbc();
+			String instanceId = (jdbc.getInstanceId() != null) ? jdbc.getInstanceId()
+					: JdbcSettings.defaults().instanceId();
+			return new JdbcTransport(dataSource, jdbcSettings(jdbc, instanceId), converter::write);
+		}
+
+	}
+
+	/**
+	 * Maps the {@code batch-consumer.jdbc.*} properties to the transport's settings.
+	 * @param jdbc the properties
+	 * @param instanceId the instance id to use when none is configured
+	 * @return the settings
+	 * @throws IllegalArgumentException naming the full property of a bad value
+	 */
+	static JdbcSettings jdbcSettings(BatchConsumerProperties.Jdbc jdbc, String instanceId) {
+		try {
+			return new JdbcSettings(jdbc.getTablePrefix(), jdbc.getQueuesPerTopic(), jdbc.getLeaseDuration(),
+					jdbc.getRetention(), SchemaInitialization.parse(String.valueOf(jdbc.getInitializeSchema())),
+					(jdbc.getInstanceId() != null) ? jdbc.getInstanceId() : instanceId);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("batch-consumer." + ex.getMessage());
+		}
 	}
 
 	/**
