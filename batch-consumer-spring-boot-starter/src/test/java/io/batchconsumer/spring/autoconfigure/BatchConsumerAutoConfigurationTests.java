@@ -3,10 +3,13 @@ package io.batchconsumer.spring.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -20,6 +23,7 @@ import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.jdbc.JdbcTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.annotation.BatchListenerAnnotationBeanPostProcessor;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -113,6 +117,45 @@ class BatchConsumerAutoConfigurationTests {
 			.rootCause()
 			.hasMessageContaining("batch-consumer.transport=jdbc")
 			.hasMessageContaining("DataSource"));
+	}
+
+	@Test
+	void withADataSourceTheJdbcTransportIsConfigured() {
+		this.runner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:autoconfig;DB_CLOSE_DELAY=-1",
+					"batch-consumer.jdbc.table-prefix=ac_")
+			.run((context) -> {
+				assertThat(context).getBean(Transport.class).isInstanceOf(JdbcTransport.class);
+				assertThat(context.getBean(BatchProducer.class).send("orders", "hello").isStored()).isTrue();
+			});
+	}
+
+	@Test
+	void aUserTransportWinsOverTheJdbcTransport() {
+		this.runner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+			.withUserConfiguration(InMemoryTransportConfiguration.class)
+			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:userwins;DB_CLOSE_DELAY=-1")
+			.run((context) -> assertThat(context).getBean(Transport.class).isInstanceOf(InMemoryTransport.class));
+	}
+
+	@Test
+	void aBadJdbcSettingFailsNamingTheProperty() {
+		this.runner.withUserConfiguration(InMemoryTransportConfiguration.class)
+			.withPropertyValues("batch-consumer.jdbc.table-prefix=1bad")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("batch-consumer.jdbc.table-prefix must start with a letter"));
+	}
+
+	@Test
+	void withoutJdbcOnTheClassPathTheJdbcTransportIsNotConfigured() {
+		this.runner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader(DataSource.class))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("No Transport bean for batch-consumer.transport=jdbc"));
 	}
 
 	@Test
