@@ -35,6 +35,8 @@ public final class ContainerEngine {
 
 	private final Thread owner;
 
+	private final ExecutorService workers;
+
 	private final AtomicBoolean started = new AtomicBoolean();
 
 	/**
@@ -49,10 +51,10 @@ public final class ContainerEngine {
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
 		this.options = options;
 		this.status = new ContainerStatus(options.id(), options.threadSize());
-		ExecutorService workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
+		this.workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("batch-consumer-" + options.id() + "-worker-"));
 		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status.counters());
-		this.loop = new PollLoop(options, source, runner, workers, this.status);
+		this.loop = new PollLoop(options, source, runner, this.workers, this.status);
 		this.owner = new Thread(this.loop, "batch-consumer-" + options.id() + "-poll");
 	}
 
@@ -77,6 +79,9 @@ public final class ContainerEngine {
 		try {
 			Duration wait = this.options.shutdownTimeout().plusSeconds(10);
 			this.owner.join(wait.toMillis());
+			// The owner interrupted the workers that outlived the drain; give them a moment to end, so
+			// a stopped container leaves no listener running.
+			this.workers.awaitTermination(Math.min(wait.toMillis(), 5_000), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

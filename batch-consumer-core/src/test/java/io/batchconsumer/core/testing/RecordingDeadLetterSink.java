@@ -1,0 +1,61 @@
+package io.batchconsumer.core.testing;
+
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import io.batchconsumer.core.DeadLetter;
+import io.batchconsumer.core.DeadLetterSink;
+
+/**
+ * A dead-letter sink that keeps what it stored and can be made to fail.
+ *
+ * <p>Threading: thread-safe.
+ */
+public final class RecordingDeadLetterSink implements DeadLetterSink {
+
+	private final List<DeadLetter> stored = new CopyOnWriteArrayList<>();
+
+	private final Consumer<DeadLetter> onStored;
+
+	private final Random random;
+
+	private final double failureRate;
+
+	private volatile boolean down;
+
+	public RecordingDeadLetterSink(Consumer<DeadLetter> onStored, long seed, double failureRate) {
+		this.onStored = onStored;
+		this.random = new Random(seed);
+		this.failureRate = failureRate;
+	}
+
+	public RecordingDeadLetterSink() {
+		this((deadLetter) -> {
+		}, 0, 0);
+	}
+
+	/** While down, every write fails. */
+	public void down(boolean down) {
+		this.down = down;
+	}
+
+	@Override
+	public void send(DeadLetter deadLetter) throws Exception {
+		boolean fail;
+		synchronized (this.random) {
+			fail = this.down || this.random.nextDouble() < this.failureRate;
+		}
+		if (fail) {
+			throw new IllegalStateException("dead-letter store unavailable");
+		}
+		this.stored.add(deadLetter);
+		this.onStored.accept(deadLetter);
+	}
+
+	public List<DeadLetter> stored() {
+		return List.copyOf(this.stored);
+	}
+
+}
