@@ -101,6 +101,8 @@ final class JdbcMessageSource implements MessageSource {
 	public List<Message<byte[]>> poll(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
+			// Lapsed and fenced queues go first, and again after the rebalance, whose callbacks may take long.
+			this.rebalancer.dropLapsed(this.owned, this.listener);
 			this.rebalancer.rebalanceIfDue(this.topics, this.owned, this.listener);
 			this.rebalancer.dropLapsed(this.owned, this.listener);
 			List<Message<byte[]>> messages = fetch();
