@@ -96,12 +96,10 @@ final class ListenerOptionsResolver {
 	@SuppressWarnings("unchecked")
 	private ContainerOptions.Builder builder(String id, Annotated a, Listener l, Origins o, boolean requireTopics) {
 		BatchConsumerProperties g = this.properties;
-		BatchConsumerProperties.FlowControl gf = g.getFlowControl();
-		BatchConsumerProperties.Retry gr = g.getRetry();
 		o.fallback("topics", o.attributeOrProperty("topics", "topics"));
 		List<String> topics = (List<String>) o.pick("topics", "topics", nullIfEmpty(a.topics),
 				nullIfEmpty(l.getTopics()), requireTopics ? List.of() : PLACEHOLDER_TOPICS);
-		return ContainerOptions.builder(id)
+		ContainerOptions.Builder builder = ContainerOptions.builder(id)
 			.topics(topics)
 			.group((String) o.pick("group", "group", a.group, l.getGroup(), globalGroup(o)))
 			.mode(ConsumptionMode.parse((String) o.pick("mode", "mode", a.mode, l.getMode(), g.getMode())))
@@ -113,6 +111,16 @@ final class ListenerOptionsResolver {
 			.pullInterval((Duration) o.pick("pull-interval", null, null, l.getPullInterval(), g.getPullInterval()))
 			.ordering(Ordering.parse((String) o.pick("ordering", "ordering", a.ordering, l.getOrdering(),
 					g.getOrdering())))
+			.shutdownTimeout((Duration) o.pick("shutdown-timeout", null, null, l.getShutdownTimeout(),
+					g.getShutdownTimeout()));
+		return limits(builder, l, o);
+	}
+
+	/** Flow control, commits, retries and dead letters: properties only, no annotation attribute. */
+	private ContainerOptions.Builder limits(ContainerOptions.Builder builder, Listener l, Origins o) {
+		BatchConsumerProperties.FlowControl gf = this.properties.getFlowControl();
+		BatchConsumerProperties.Retry gr = this.properties.getRetry();
+		return builder
 			.pullThresholdForQueue((Integer) o.pick("flow-control.pull-threshold-for-queue", null, null,
 					l.getFlowControl().getPullThresholdForQueue(), gf.getPullThresholdForQueue()))
 			.pullThresholdSizeForQueue(toBytes("flow-control.pull-threshold-size-for-queue",
@@ -123,7 +131,7 @@ final class ListenerOptionsResolver {
 			.suspend((Duration) o.pick("flow-control.suspend", null, null, l.getFlowControl().getSuspend(),
 					gf.getSuspend()))
 			.commitInterval((Duration) o.pick("commit.interval", null, null, l.getCommit().getInterval(),
-					g.getCommit().getInterval()))
+					this.properties.getCommit().getInterval()))
 			.retryMaxAttempts((Integer) o.pick("retry.max-attempts", null, null, l.getRetry().getMaxAttempts(),
 					gr.getMaxAttempts()))
 			.retryBackoff((Duration) o.pick("retry.backoff", null, null, l.getRetry().getBackoff(), gr.getBackoff()))
@@ -132,9 +140,7 @@ final class ListenerOptionsResolver {
 			.retryMaxBackoff((Duration) o.pick("retry.max-backoff", null, null, l.getRetry().getMaxBackoff(),
 					gr.getMaxBackoff()))
 			.deadLetterEnabled((Boolean) o.pick("dead-letter.enabled", null, null, l.getDeadLetter().getEnabled(),
-					g.getDeadLetter().isEnabled()))
-			.shutdownTimeout((Duration) o.pick("shutdown-timeout", null, null, l.getShutdownTimeout(),
-					g.getShutdownTimeout()));
+					this.properties.getDeadLetter().isEnabled()));
 	}
 
 	private Listener overrides(String id) {
