@@ -53,7 +53,7 @@ public final class KeyGate<S> {
 	/**
 	 * Removes a finished slice and returns the slices it unblocked.
 	 * @param slice a slice that was runnable
-	 * @return slices that became runnable, oldest first
+	 * @return slices that became runnable, in no particular order
 	 * @throws IllegalStateException when the slice was not at the head of one of its queues
 	 */
 	public List<S> leave(S slice) {

@@ -70,6 +70,8 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	private int busy;
 
+	private boolean subscribed;
+
 	private boolean paused;
 
 	private long nextPollNanos;
@@ -91,7 +93,6 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	public void run() {
 		try {
 			this.status.state(ContainerState.RUNNING);
-			this.source.subscribe(this.options.topics(), this);
 			while (this.running) {
 				runOnce();
 			}
@@ -141,6 +142,10 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	private void runOnce() {
 		try {
+			if (!this.subscribed) {
+				this.source.subscribe(this.options.topics(), this);
+				this.subscribed = true;
+			}
 			handleMailbox();
 			commitIfDue();
 			applyFlowControl();

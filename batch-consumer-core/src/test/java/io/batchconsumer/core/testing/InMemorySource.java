@@ -64,6 +64,9 @@ public final class InMemorySource implements MessageSource {
 	private volatile Consumer<Collection<TopicPartition>> assignObserver = (partitions) -> {
 	};
 
+	private volatile Consumer<Collection<TopicPartition>> revokeObserver = (partitions) -> {
+	};
+
 	public InMemorySource(InMemoryBroker broker, String group, int pullBatchSize, Collection<TopicPartition> partitions) {
 		this.broker = broker;
 		this.group = group;
@@ -87,6 +90,7 @@ public final class InMemorySource implements MessageSource {
 		this.requests.add(() -> {
 			copy.retainAll(this.positions.keySet());
 			if (!copy.isEmpty()) {
+				this.revokeObserver.accept(copy);
 				this.listener.onRevoked(copy);
 				copy.forEach(this::forget);
 			}
@@ -122,6 +126,11 @@ public final class InMemorySource implements MessageSource {
 	/** Told of every assignment, on the owner thread, before the listener. */
 	public void onAssign(Consumer<Collection<TopicPartition>> observer) {
 		this.assignObserver = observer;
+	}
+
+	/** Told when a revocation starts, on the owner thread, before the listener drains. */
+	public void onRevoke(Consumer<Collection<TopicPartition>> observer) {
+		this.revokeObserver = observer;
 	}
 
 	/** The partitions owned, as of the last change; safe from any thread. */

@@ -25,6 +25,8 @@ public final class RecordingDeadLetterSink implements DeadLetterSink {
 
 	private volatile boolean down;
 
+	private final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+
 	public RecordingDeadLetterSink(Consumer<DeadLetter> onStored, long seed, double failureRate) {
 		this.onStored = onStored;
 		this.random = new Random(seed);
@@ -48,10 +50,16 @@ public final class RecordingDeadLetterSink implements DeadLetterSink {
 			fail = this.down || this.random.nextDouble() < this.failureRate;
 		}
 		if (fail) {
+			this.failures.incrementAndGet();
 			throw new IllegalStateException("dead-letter store unavailable");
 		}
 		this.stored.add(deadLetter);
 		this.onStored.accept(deadLetter);
+	}
+
+	/** Writes that failed so far. */
+	public int failures() {
+		return this.failures.get();
 	}
 
 	public List<DeadLetter> stored() {
