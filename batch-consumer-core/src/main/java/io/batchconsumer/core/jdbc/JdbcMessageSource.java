@@ -151,7 +151,9 @@ final class JdbcMessageSource implements MessageSource {
 			List<Message<byte[]>> messages = new ArrayList<>();
 			try (PreparedStatement select = connection.prepareStatement(
 					"SELECT msg_offset, msg_key, headers, payload, created_at FROM " + this.tables.message()
-							+ " WHERE topic = ? AND queue_id = ? AND msg_offset >= ? ORDER BY msg_offset LIMIT ?")) {
+							+ " WHERE topic = ? AND queue_id = ? AND msg_offset >= ?"
+							// The whole key, so that H2 reads the index in order and stops at the limit.
+							+ " ORDER BY topic, queue_id, msg_offset LIMIT ?")) {
 				for (int i = 0; i < readable.size() && messages.size() < this.pullBatchSize; i++) {
 					read(select, readable.get((start + i) % readable.size()), this.pullBatchSize - messages.size(),
 							messages);

@@ -161,6 +161,29 @@ class JdbcMessageSourceTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
+	void storesOneWayBatchesOnTheOneWayThreadWithThePluggedSerializer(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+		Function<Object, byte[]> serializer = (payload) -> {
+			threads.add(Thread.currentThread().getName());
+			return ("{\"value\":" + payload + "}").getBytes(StandardCharsets.UTF_8);
+		};
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings, serializer, this.clock)) {
+			transport.producer().sendOneWayBatch("t", List.of(1, 2, 3));
+			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> TestDatabases.count(dataSource,
+					"SELECT COUNT(*) FROM " + settings.tablePrefix() + "message") == 3);
+			assertThat(threads).containsExactly("batch-consumer-jdbc-oneway");
+			assertThat(transport.oneWayFailures()).isZero();
+			MessageSource source = subscribe(transport, "a", ConsumptionMode.CLUSTERING, new Events());
+			assertThat(source.poll(Duration.ZERO)).extracting(JdbcMessageSourceTests::text)
+				.containsExactlyInAnyOrder("{\"value\":1}", "{\"value\":2}", "{\"value\":3}");
+			source.close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
 	void broadcastConsumersEachReadEveryQueueWithTheirOwnOffsets(TestDatabases.Kind kind) {
 		JdbcSettings settings = TestDatabases.settings();
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);

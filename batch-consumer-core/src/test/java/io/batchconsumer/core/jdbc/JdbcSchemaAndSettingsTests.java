@@ -72,6 +72,8 @@ class JdbcSchemaAndSettingsTests {
 			assertThat(tables(dataSource, settings)).isEmpty();
 			assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> transport.producer().send("t", "x")))
 				.isInstanceOf(io.batchconsumer.core.SourceUnavailableException.class);
+			transport.producer().sendOneWayBatch("t", List.of("a", "b"));
+			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> transport.oneWayFailures() == 2);
 		}
 	}
 
