@@ -100,7 +100,7 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 		for (String id : this.containers.getListenerIds()) {
 			ListenerStats stats = this.listeners.computeIfAbsent(id, this::bindListener);
 			if (this.perPartition) {
-				ContainerStats snapshot = stats.stats();
+				ContainerStats snapshot = stats.latest();
 				Set<TopicPartition> assigned = (snapshot != null) ? snapshot.partitions()
 					.stream()
 					.map(PartitionStats::partition)
