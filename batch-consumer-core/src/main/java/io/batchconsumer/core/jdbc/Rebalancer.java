@@ -23,7 +23,7 @@ import io.batchconsumer.core.TopicPartition;
  *
  * <p>Clustering: every lease duration / 3 a heartbeat renews the leases and reads the group;
  * queues whose lease is someone else's now are lost ({@code onLost}); queues held beyond the fair
- * share while other live instances are starved are revoked ({@code onRevoked}, which drains and
+ * share (among the live members subscribed to the queue's topic) while other members are starved are revoked ({@code onRevoked}, which drains and
  * commits them) and only then released; free or expired queues are taken up to the fair share,
  * each with its offset version bumped in the same transaction ({@code onAssigned}). A queue whose
  * lease was not renewed in time is given up before anything else happens ({@link #dropLapsed}).
@@ -117,7 +117,8 @@ final class Rebalancer {
 			this.nextRebalance = Long.MAX_VALUE;
 			return;
 		}
-		QueueLeases.View view = this.sql.inTransaction("Lease heartbeat", (c) -> this.leases.heartbeat(c, now));
+		QueueLeases.View view = this.sql.inTransaction("Lease heartbeat",
+				(c) -> this.leases.heartbeat(c, topics, now));
 		this.nextRebalance = now + this.leaseMillis / 3;
 		List<TopicPartition> lost = new ArrayList<>();
 		for (OwnedQueue queue : owned.values()) {
@@ -159,12 +160,13 @@ final class Rebalancer {
 		}
 		held.put(me, mine.size());
 		candidates.addAll(0, orphans);
-		int excess = FairShare.excess(queues, view.live(), me, held, candidates.size());
+		List<String> live = view.live(topic); // only the members subscribed to this topic
+		int excess = FairShare.excess(queues, live, me, held, candidates.size());
 		if (excess > 0) {
 			revoke(mine.subList(mine.size() - excess, mine.size()), owned, listener);
 			return;
 		}
-		int room = FairShare.room(queues, view.live(), me, mine.size());
+		int room = FairShare.room(queues, live, me, mine.size());
 		assign(candidates.subList(0, Math.min(room, candidates.size())), owned, listener);
 		List<TopicPartition> unwanted = new ArrayList<>(orphans);
 		unwanted.removeAll(owned.keySet());
@@ -256,7 +258,7 @@ final class Rebalancer {
 	}
 
 	/**
-	 * Deletes the leases and the instance row after the engine's final commit.
+	 * Deletes the leases and the member rows after the engine's final commit.
 	 */
 	void leave() {
 		if (this.leases == null) {
