@@ -27,7 +27,8 @@ import io.batchconsumer.core.TopicPartition;
  * the owner's, so two owners never hold one queue at once as long as their clocks agree to within
  * the safety margin the source keeps.
  *
- * <p>Threading: stateless apart from immutable fields; used by the source's owner thread.
+ * <p>Threading: stateless apart from immutable fields; thread-safe (the source's owner thread
+ * heartbeats, and a {@link LeaseKeeper} thread renews while the owner thread drains a revoked queue).
  */
 final class QueueLeases {
 
