@@ -94,7 +94,7 @@ class BatchContainerRandomizedTests {
 				chaos();
 			}
 			await().atMost(Duration.ofSeconds(60)).until(() -> this.broker.isFullyCommitted(GROUP, TOPIC));
-			await().atMost(Duration.ofSeconds(10)).until(() -> this.container.stats().backlog() == 0);
+			await().atMost(Duration.ofSeconds(30)).until(() -> this.container.stats().backlog() == 0);
 			assertThat(this.container.stop()).isTrue();
 			this.guarantee.assertNoViolations();
 			this.guarantee.assertEverythingFinished(TOPIC);

@@ -297,4 +297,33 @@ class BatchContainerTests {
 		assertThat(deliveries.values()).allMatch((count) -> count.get() == 2);
 	}
 
+
+	@Test
+	void anIdleContainerBlocksInPollInsteadOfSpinning() {
+		this.fixture = new ContainerFixture(2, 100);
+		this.fixture.start((o) -> o.commitInterval(Duration.ZERO).pollTimeout(Duration.ofMillis(100)),
+				(slice) -> BatchResult.success());
+		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
+		long before = this.fixture.source().polls();
+		await().pollDelay(Duration.ofMillis(500)).atMost(WAIT).until(() -> true);
+		// About five polls of 100 ms fit in half a second; a loop that spins makes millions.
+		assertThat(this.fixture.source().polls() - before).isLessThan(50);
+	}
+
+	@Test
+	void aPartitionStoppedByFlowControlBlocksInPollUntilWorkFinishes() {
+		this.fixture = new ContainerFixture(1, 500);
+		this.fixture.start((o) -> o.threadSize(1).pullThresholdForQueue(20).pullBatchSize(10)
+			.suspend(Duration.ofMillis(50)).pollTimeout(Duration.ofMillis(100)), (slice) -> {
+				this.release.await();
+				return BatchResult.success();
+			});
+		await().atMost(WAIT).until(() -> this.fixture.stats(0) != null && this.fixture.stats(0).pausedByFlowControl());
+		long before = this.fixture.source().polls();
+		await().pollDelay(Duration.ofMillis(500)).atMost(WAIT).until(() -> true);
+		assertThat(this.fixture.source().polls() - before).isLessThan(50);
+		this.release.countDown();
+		await().atMost(WAIT).until(() -> this.fixture.committed(0) == 500);
+	}
+
 }

@@ -34,15 +34,17 @@ final class CommitScheduler {
 	}
 
 	/**
-	 * Advances every ledger and returns the positions that moved.
+	 * The positions that moved, marked as requested so an asynchronous commit is not sent twice.
 	 * @param partitions the partitions to look at
-	 * @return next offsets to read, per partition whose watermark passed its committed position
+	 * @return next offsets to read, per partition whose watermark passed its committed (or
+	 *         requested) position
 	 */
 	Map<TopicPartition, Long> committable(Collection<PartitionState> partitions) {
 		Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
 		for (PartitionState partition : partitions) {
-			long watermark = partition.ledger.advance();
-			if (watermark > partition.committedOffset) {
+			if (partition.hasUncommittedProgress()) {
+				long watermark = partition.ledger.watermark();
+				partition.commitRequested = watermark;
 				offsets.put(partition.partition, watermark);
 			}
 		}

@@ -71,6 +71,11 @@ public final class ContainerStatus {
 		if (error != null) {
 			this.counters.commitsFailed.increment();
 			logger.warn("Commit of {} failed; it is tried again: {}", offsets, error.toString());
+			for (PartitionState state : states) {
+				if (offsets.containsKey(state.partition)) {
+					state.commitRequested = -1;
+				}
+			}
 			return;
 		}
 		this.counters.commitsSucceeded.increment();

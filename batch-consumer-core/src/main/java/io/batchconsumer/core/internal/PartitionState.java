@@ -50,6 +50,9 @@ final class PartitionState {
 	/** Last committed position, -1 when none yet in this epoch. */
 	long committedOffset = -1;
 
+	/** Position of the last commit requested and not yet confirmed or failed, -1 when none. */
+	long commitRequested = -1;
+
 	boolean flowPaused;
 
 	long flowPausedAtNanos;
@@ -124,6 +127,11 @@ final class PartitionState {
 			lowest = this.buffer.isEmpty() ? -1 : this.buffer.peekFirst().offset();
 		}
 		return (lowest < 0) ? 0 : this.highestFetched - lowest;
+	}
+
+	/** Whether the watermark passed what was committed or requested. */
+	boolean hasUncommittedProgress() {
+		return this.ledger.watermark() > Math.max(this.committedOffset, this.commitRequested);
 	}
 
 	boolean isDispatchable() {

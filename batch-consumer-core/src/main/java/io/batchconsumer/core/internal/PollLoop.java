@@ -70,6 +70,8 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	private int busy;
 
+	private boolean subscribed;
+
 	private boolean paused;
 
 	private long nextPollNanos;
@@ -91,7 +93,6 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	public void run() {
 		try {
 			this.status.state(ContainerState.RUNNING);
-			this.source.subscribe(this.options.topics(), this);
 			while (this.running) {
 				runOnce();
 			}
@@ -141,6 +142,10 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	private void runOnce() {
 		try {
+			if (!this.subscribed) {
+				this.source.subscribe(this.options.topics(), this);
+				this.subscribed = true;
+			}
 			handleMailbox();
 			commitIfDue();
 			applyFlowControl();
@@ -189,9 +194,16 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		}
 	}
 
+	/**
+	 * How long the loop may block: until a commit falls due (only when one is pending) or a paused
+	 * partition is to be looked at again. Completions wake it earlier through the mailbox.
+	 */
 	private long nanosUntilSomethingIsDue(long now) {
-		long due = this.commits.nanosUntilDue(now);
+		long due = Long.MAX_VALUE;
 		for (PartitionState partition : this.partitions.all()) {
+			if (partition.hasUncommittedProgress()) {
+				due = Math.min(due, this.commits.nanosUntilDue(now));
+			}
 			if (partition.flowPaused) {
 				due = Math.min(due, this.flow.nanosUntilRecheck(partition, now));
 			}
@@ -241,7 +253,11 @@ public final class PollLoop implements Runnable, RebalanceListener {
 			return;
 		}
 		partition.finished(slice);
-		partition.ledger.complete(slice.batchId, slice.index);
+		if (partition.ledger.complete(slice.batchId, slice.index)) {
+			// Drop the finished prefix now, not at commit time: the span and the oldest open batch
+			// must see it at once, or flow control stops fetching behind work that is done.
+			partition.ledger.advance();
+		}
 		if (partition.keyGate != null) {
 			this.ready.addAll(partition.keyGate.leave(slice));
 		}

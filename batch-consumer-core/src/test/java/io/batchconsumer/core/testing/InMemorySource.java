@@ -55,6 +55,8 @@ public final class InMemorySource implements MessageSource {
 
 	private int turn;
 
+	private final java.util.concurrent.atomic.AtomicLong polls = new java.util.concurrent.atomic.AtomicLong();
+
 	/** Written by the owner thread on every change, read by tests. */
 	private volatile Set<TopicPartition> assignment = Set.of();
 
@@ -157,8 +159,14 @@ public final class InMemorySource implements MessageSource {
 		this.paused.remove(partition);
 	}
 
+	/** Polls so far; safe from any thread. */
+	public long polls() {
+		return this.polls.get();
+	}
+
 	@Override
 	public List<Message<byte[]>> poll(Duration timeout) {
+		this.polls.incrementAndGet();
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
 			Runnable request;

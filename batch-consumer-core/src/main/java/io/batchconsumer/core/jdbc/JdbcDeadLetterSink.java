@@ -1,0 +1,59 @@
+package io.batchconsumer.core.jdbc;
+
+import java.sql.PreparedStatement;
+import java.time.Clock;
+
+import io.batchconsumer.core.DeadLetter;
+import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.Message;
+
+/**
+ * Writes dead letters of one consumer group to the dead-letter table: the original topic, queue,
+ * offset, key, payload bytes and headers, the attempts, the error class and the bounded error
+ * message, with the group and the time. The write is committed before {@link #send} returns.
+ *
+ * <p>Threading: thread-safe; called by worker threads.
+ */
+final class JdbcDeadLetterSink implements DeadLetterSink {
+
+	private final Sql sql;
+
+	private final JdbcTables tables;
+
+	private final String group;
+
+	private final Clock clock;
+
+	JdbcDeadLetterSink(Sql sql, JdbcTables tables, String group, Clock clock) {
+		this.sql = sql;
+		this.tables = tables;
+		this.group = group;
+		this.clock = clock;
+	}
+
+	@Override
+	public void send(DeadLetter deadLetter) {
+		Message<byte[]> message = deadLetter.message();
+		String errorClass = deadLetter.errorClass();
+		String errorClassBounded = (errorClass.length() <= 500) ? errorClass : errorClass.substring(0, 500);
+		this.sql.inTransaction("Storing a dead letter of " + message, (connection) -> {
+			try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.deadLetter()
+					+ " (group_id, topic, queue_id, msg_offset, msg_key, headers, payload, attempts, error_class,"
+					+ " error_message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+				insert.setString(1, this.group);
+				insert.setString(2, message.topic());
+				insert.setInt(3, message.partition());
+				insert.setLong(4, message.offset());
+				insert.setString(5, message.key());
+				insert.setString(6, HeaderCodec.encode(message.headers()));
+				insert.setBytes(7, message.payload());
+				insert.setInt(8, deadLetter.attempts());
+				insert.setString(9, errorClassBounded);
+				insert.setString(10, deadLetter.errorMessage());
+				insert.setLong(11, this.clock.millis());
+				return insert.executeUpdate();
+			}
+		});
+	}
+
+}

@@ -1,0 +1,316 @@
+package io.batchconsumer.core.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.RebalanceListener;
+import io.batchconsumer.core.SourceUnavailableException;
+import io.batchconsumer.core.TopicPartition;
+
+/**
+ * Reads the message table for one container. Each poll reads every owned, non-paused queue from
+ * its position with one {@code SELECT ... WHERE msg_offset >= ? ORDER BY msg_offset LIMIT ?},
+ * up to the pull batch size in total, starting with a different queue each time so that one busy
+ * queue cannot starve the others. While nothing is there it looks again every
+ * {@value #RECHECK_MILLIS} ms (at once when a producer of this process stored something in a
+ * subscribed topic) until the timeout, and returns at once after {@link #wakeup()}.
+ *
+ * <p>Assignment, leases and offset versions are the {@link Rebalancer}'s; commits are one
+ * transaction with one batched {@code UPDATE} for every advanced queue, refused per queue when
+ * its offset version moved on.
+ *
+ * <p>Threading: like {@code KafkaConsumer}, every method but {@link #wakeup()} and
+ * {@link #storedIn(String)} is called by the container's owner thread, which owns every field
+ * without a note. Those two may be called from any thread and only touch {@link #signal}.
+ */
+final class JdbcMessageSource implements MessageSource {
+
+	static final long RECHECK_MILLIS = 25;
+
+	private static final long END_OFFSETS_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+	private final Sql sql;
+
+	private final JdbcTables tables;
+
+	private final ConsumerOffsets offsets;
+
+	private final Rebalancer rebalancer;
+
+	private final String consumerKey;
+
+	private final int pullBatchSize;
+
+	private final Clock clock;
+
+	private final Runnable onClose;
+
+	private final Map<TopicPartition, OwnedQueue> owned = new TreeMap<>();
+
+	/** Guards {@link #woken} and {@link #stored}, and is waited on while a poll finds nothing. */
+	private final Object signal = new Object();
+
+	private boolean woken;
+
+	private boolean stored;
+
+	/** Written once by {@link #subscribe}; volatile because {@link #storedIn} reads it from producers. */
+	private volatile Set<String> topics = Set.of();
+
+	private RebalanceListener listener;
+
+	private int rotation;
+
+	private Map<TopicPartition, Long> endOffsets = Map.of();
+
+	private long endOffsetsReadAt = System.nanoTime() - END_OFFSETS_REFRESH_NANOS;
+
+	JdbcMessageSource(Sql sql, JdbcTables tables, Rebalancer rebalancer, String consumerKey, int pullBatchSize,
+			Clock clock, Runnable onClose) {
+		this.sql = sql;
+		this.tables = tables;
+		this.offsets = new ConsumerOffsets(tables);
+		this.rebalancer = rebalancer;
+		this.consumerKey = consumerKey;
+		this.pullBatchSize = pullBatchSize;
+		this.clock = clock;
+		this.onClose = onClose;
+	}
+
+	@Override
+	public void subscribe(Collection<String> topics, RebalanceListener listener) {
+		this.topics = Set.copyOf(topics);
+		this.listener = listener;
+	}
+
+	@Override
+	public List<Message<byte[]>> poll(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			// Lapsed and fenced queues go first, and again after the rebalance, whose callbacks may take long.
+			this.rebalancer.dropLapsed(this.owned, this.listener);
+			this.rebalancer.rebalanceIfDue(this.topics, this.owned, this.listener);
+			this.rebalancer.dropLapsed(this.owned, this.listener);
+			List<Message<byte[]>> messages = fetch();
+			if (!messages.isEmpty() || !awaitSignal(deadline)) {
+				synchronized (this.signal) {
+					this.woken = false;
+				}
+				return messages;
+			}
+		}
+	}
+
+	/** Waits a little; {@code false} when woken or past the deadline, {@code true} to look again. */
+	private boolean awaitSignal(long deadline) {
+		synchronized (this.signal) {
+			long left = deadline - System.nanoTime();
+			if (this.woken || left <= 0) {
+				return false;
+			}
+			if (!this.stored) {
+				try {
+					TimeUnit.NANOSECONDS.timedWait(this.signal, Math.min(left, TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS)));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return false;
+				}
+			}
+			this.stored = false;
+			return !this.woken;
+		}
+	}
+
+	private List<Message<byte[]>> fetch() {
+		List<OwnedQueue> readable = new ArrayList<>();
+		for (OwnedQueue queue : this.owned.values()) {
+			if (!queue.paused) {
+				readable.add(queue);
+			}
+		}
+		if (readable.isEmpty()) {
+			return List.of();
+		}
+		int start = Math.floorMod(this.rotation++, readable.size());
+		return this.sql.inTransaction("Polling", (connection) -> {
+			List<Message<byte[]>> messages = new ArrayList<>();
+			try (PreparedStatement select = connection.prepareStatement(
+					"SELECT msg_offset, msg_key, headers, payload, created_at FROM " + this.tables.message()
+							+ " WHERE topic = ? AND queue_id = ? AND msg_offset >= ?"
+							// The whole key, so that H2 reads the index in order and stops at the limit.
+							+ " ORDER BY topic, queue_id, msg_offset LIMIT ?")) {
+				for (int i = 0; i < readable.size() && messages.size() < this.pullBatchSize; i++) {
+					read(select, readable.get((start + i) % readable.size()), this.pullBatchSize - messages.size(),
+							messages);
+				}
+			}
+			return messages;
+		});
+	}
+
+	private static void read(PreparedStatement select, OwnedQueue queue, int limit, List<Message<byte[]>> into)
+			throws SQLException {
+		TopicPartition tp = queue.queue;
+		select.setString(1, tp.topic());
+		select.setInt(2, tp.partition());
+		select.setLong(3, queue.position);
+		select.setInt(4, limit);
+		try (ResultSet rs = select.executeQuery()) {
+			while (rs.next()) {
+				long offset = rs.getLong(1);
+				into.add(Message.raw(tp.topic(), tp.partition(), offset, rs.getString(2), rs.getBytes(4),
+						HeaderCodec.decode(rs.getString(3)), rs.getLong(5)));
+				queue.position = offset + 1;
+			}
+		}
+	}
+
+	@Override
+	public void pause(Collection<TopicPartition> partitions) {
+		paused(partitions, true);
+	}
+
+	@Override
+	public void resume(Collection<TopicPartition> partitions) {
+		paused(partitions, false);
+	}
+
+	private void paused(Collection<TopicPartition> partitions, boolean paused) {
+		for (TopicPartition partition : partitions) {
+			OwnedQueue queue = this.owned.get(partition);
+			if (queue != null) {
+				queue.paused = paused;
+			}
+		}
+	}
+
+	@Override
+	public void seek(TopicPartition partition, long offset) {
+		OwnedQueue queue = this.owned.get(partition);
+		if (queue == null) {
+			throw new IllegalArgumentException(partition + " is not owned by consumer '" + this.consumerKey + "'");
+		}
+		queue.position = offset;
+	}
+
+	/**
+	 * Stores every position in one transaction (the batch ack).
+	 * @throws IllegalStateException naming the queues whose commit was refused because they are not
+	 * owned or their offset version moved on (taken over, or reset); the other queues were committed
+	 * @throws SourceUnavailableException when the database failed; nothing was committed
+	 */
+	@Override
+	public void commitSync(Map<TopicPartition, Long> positions) {
+		Map<TopicPartition, Long> mine = new HashMap<>();
+		Map<TopicPartition, Long> versions = new HashMap<>();
+		List<TopicPartition> refused = new ArrayList<>();
+		for (Map.Entry<TopicPartition, Long> position : positions.entrySet()) {
+			OwnedQueue queue = this.owned.get(position.getKey());
+			if (queue == null) {
+				refused.add(position.getKey());
+			}
+			else {
+				mine.put(position.getKey(), position.getValue());
+				versions.put(position.getKey(), queue.version);
+			}
+		}
+		if (!mine.isEmpty()) {
+			long now = this.clock.millis();
+			Set<TopicPartition> stale = this.sql.inTransaction("Committing offsets",
+					(connection) -> this.offsets.commit(connection, this.consumerKey, mine, versions, now));
+			this.rebalancer.fenced(stale);
+			refused.addAll(stale);
+		}
+		if (!refused.isEmpty()) {
+			throw new IllegalStateException("Commit of " + refused + " for consumer '" + this.consumerKey
+					+ "' refused: the queues are not owned any more or their offset version moved on");
+		}
+	}
+
+	@Override
+	public Map<TopicPartition, Long> endOffsets() {
+		long now = System.nanoTime();
+		if (now - this.endOffsetsReadAt >= END_OFFSETS_REFRESH_NANOS && !this.owned.isEmpty()) {
+			this.endOffsetsReadAt = now;
+			try {
+				this.endOffsets = this.sql.inTransaction("Reading end offsets", this::readEndOffsets);
+			}
+			catch (SourceUnavailableException ex) {
+				// Keep the last known ends; polls report the outage.
+			}
+		}
+		Map<TopicPartition, Long> ends = new HashMap<>(this.endOffsets);
+		ends.keySet().retainAll(this.owned.keySet());
+		return ends;
+	}
+
+	private Map<TopicPartition, Long> readEndOffsets(Connection connection) throws SQLException {
+		Map<TopicPartition, Long> ends = new HashMap<>();
+		try (PreparedStatement select = connection
+			.prepareStatement("SELECT queue_id, next_offset FROM " + this.tables.queue() + " WHERE topic = ?")) {
+			for (String topic : this.topics) {
+				select.setString(1, topic);
+				try (ResultSet rs = select.executeQuery()) {
+					while (rs.next()) {
+						ends.put(new TopicPartition(topic, rs.getInt(1)), rs.getLong(2));
+					}
+				}
+			}
+		}
+		return ends;
+	}
+
+	@Override
+	public void wakeup() {
+		synchronized (this.signal) {
+			this.woken = true;
+			this.signal.notifyAll();
+		}
+	}
+
+	/**
+	 * Told by a producer of this process that it stored messages in a topic: a waiting poll looks
+	 * again at once instead of after the recheck interval.
+	 * @param topic the topic
+	 */
+	void storedIn(String topic) {
+		if (this.topics.contains(topic)) {
+			synchronized (this.signal) {
+				this.stored = true;
+				this.signal.notifyAll();
+			}
+		}
+	}
+
+	/**
+	 * The consumer key its offsets are stored under.
+	 * @return the group, or the group and instance id in broadcast mode
+	 */
+	String consumerKey() {
+		return this.consumerKey;
+	}
+
+	/** Releases the leases after the engine's final commit. */
+	@Override
+	public void close() {
+		this.owned.clear();
+		this.rebalancer.leave();
+		this.onClose.run();
+	}
+
+}

@@ -1,0 +1,240 @@
+package io.batchconsumer.core.jdbc;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.SourceUnavailableException;
+
+/**
+ * Stores messages in the message table. A batch is one transaction: for each queue it touches
+ * (in ascending queue order, so two producers never deadlock) the queue's counter row is advanced
+ * by the number of messages ({@code UPDATE ... SET next_offset = next_offset + n}), which locks it
+ * until the commit; then every message is inserted with one batched statement. A second producer
+ * of the same queue waits for that short transaction, so offsets of a queue become visible in
+ * increasing order and a consumer reading {@code msg_offset >= position} never skips one.
+ *
+ * <p>A key always maps to queue {@code Math.floorMod(key.hashCode(), queues)} ({@code String.hashCode}
+ * is specified, so the mapping is stable across processes and versions); keyless messages go round-robin.
+ *
+ * <p>Threading: thread-safe. One-way batches are stored on the transport's
+ * {@code batch-consumer-jdbc-oneway} thread.
+ */
+final class JdbcProducer implements BatchProducer {
+
+	private static final Logger logger = LoggerFactory.getLogger(JdbcProducer.class);
+
+	/** Longest key, the width of the key column. */
+	static final int MAX_KEY_LENGTH = 1000;
+
+	private static final int ATTEMPTS = 3;
+
+	private final Sql sql;
+
+	private final JdbcTables tables;
+
+	private final Topics topics;
+
+	private final Function<Object, byte[]> serializer;
+
+	private final Clock clock;
+
+	private final Executor oneWay;
+
+	/** Told the topic after each stored batch, so sources of this process look at once. */
+	private final Consumer<String> stored;
+
+	private final AtomicInteger roundRobin = new AtomicInteger();
+
+	private final AtomicLong oneWayFailures = new AtomicLong();
+
+	JdbcProducer(Sql sql, JdbcTables tables, Topics topics, Function<Object, byte[]> serializer, Clock clock,
+			Executor oneWay, Consumer<String> stored) {
+		this.sql = sql;
+		this.tables = tables;
+		this.topics = topics;
+		this.serializer = serializer;
+		this.clock = clock;
+		this.oneWay = oneWay;
+		this.stored = stored;
+	}
+
+	/** A message on its way to the table. */
+	private record Row(int queue, String key, String headers, byte[] payload) {
+	}
+
+	/**
+	 * Stores every message in one transaction.
+	 * @throws IllegalArgumentException when a payload cannot be serialized or a key is too long
+	 */
+	@Override
+	public List<SendResult> sendBatch(String topic, List<?> messages) {
+		if (messages.isEmpty()) {
+			return List.of();
+		}
+		List<Row> rows = rows(messages, this.topics.queues(topic));
+		try {
+			long[] offsets = store(topic, rows);
+			this.stored.accept(topic);
+			List<SendResult> results = new ArrayList<>(rows.size());
+			for (int i = 0; i < rows.size(); i++) {
+				results.add(SendResult.stored(topic, rows.get(i).queue(), offsets[i]));
+			}
+			return results;
+		}
+		catch (SQLException ex) {
+			SourceUnavailableException error = new SourceUnavailableException(
+					"Storing " + rows.size() + " messages in topic '" + topic + "' failed: " + ex.getMessage(), ex);
+			return rows.stream().map((row) -> SendResult.failed(topic, error)).toList();
+		}
+	}
+
+	@Override
+	public void sendOneWayBatch(String topic, List<?> messages) {
+		List<?> copy = List.copyOf(messages);
+		this.oneWay.execute(() -> sendAndCount(topic, copy));
+	}
+
+	/**
+	 * How many one-way messages could not be stored since start.
+	 * @return the failure count
+	 */
+	long oneWayFailures() {
+		return this.oneWayFailures.get();
+	}
+
+	private void sendAndCount(String topic, List<?> messages) {
+		try {
+			List<SendResult> results = sendBatch(topic, messages);
+			long failed = results.stream().filter((result) -> !result.isStored()).count();
+			if (failed > 0) {
+				this.oneWayFailures.addAndGet(failed);
+				logger.warn("One-way batch of {} messages to topic '{}' was not stored: {}", messages.size(), topic,
+						results.get(0).error().toString());
+			}
+		}
+		catch (RuntimeException ex) {
+			this.oneWayFailures.addAndGet(messages.size());
+			logger.warn("One-way batch of {} messages to topic '{}' was not stored: {}", messages.size(), topic,
+					ex.toString());
+		}
+	}
+
+	private List<Row> rows(List<?> messages, int queues) {
+		List<Row> rows = new ArrayList<>(messages.size());
+		for (Object element : messages) {
+			OutgoingMessage message = (element instanceof OutgoingMessage outgoing) ? outgoing
+					: new OutgoingMessage(null, Map.of(), element);
+			String key = message.key();
+			if (key != null && key.length() > MAX_KEY_LENGTH) {
+				throw new IllegalArgumentException("key must be at most " + MAX_KEY_LENGTH + " characters but was "
+						+ key.length() + " characters long");
+			}
+			int queue = (key != null) ? Math.floorMod(key.hashCode(), queues)
+					: Math.floorMod(this.roundRobin.getAndIncrement(), queues);
+			rows.add(new Row(queue, key, HeaderCodec.encode(message.headers()), payload(message.payload())));
+		}
+		return rows;
+	}
+
+	private byte[] payload(Object payload) {
+		if (payload instanceof byte[] bytes) {
+			return bytes;
+		}
+		if (payload instanceof String text) {
+			return text.getBytes(StandardCharsets.UTF_8);
+		}
+		byte[] bytes = this.serializer.apply(payload);
+		if (bytes == null) {
+			throw new IllegalArgumentException("The payload serializer returned null for a "
+					+ payload.getClass().getName());
+		}
+		return bytes;
+	}
+
+	private long[] store(String topic, List<Row> rows) throws SQLException {
+		for (int attempt = 1;; attempt++) {
+			try {
+				return this.sql.inTransactionOrThrow((connection) -> insert(connection, topic, rows));
+			}
+			catch (SQLException ex) {
+				if (attempt >= ATTEMPTS || !Sql.isTransient(ex)) {
+					throw ex;
+				}
+				logger.debug("Storing in topic '{}' met {}; trying again", topic, ex.toString());
+			}
+		}
+	}
+
+	private long[] insert(Connection connection, String topic, List<Row> rows) throws SQLException {
+		Map<Integer, Integer> counts = new TreeMap<>();
+		for (Row row : rows) {
+			counts.merge(row.queue(), 1, Integer::sum);
+		}
+		Map<Integer, long[]> next = reserve(connection, topic, counts);
+		long[] offsets = new long[rows.size()];
+		long now = this.clock.millis();
+		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.message()
+				+ " (topic, queue_id, msg_offset, msg_key, headers, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+			for (int i = 0; i < rows.size(); i++) {
+				Row row = rows.get(i);
+				offsets[i] = next.get(row.queue())[0]++;
+				insert.setString(1, topic);
+				insert.setInt(2, row.queue());
+				insert.setLong(3, offsets[i]);
+				insert.setString(4, row.key());
+				insert.setString(5, row.headers());
+				insert.setBytes(6, row.payload());
+				insert.setLong(7, now);
+				insert.addBatch();
+			}
+			insert.executeBatch();
+		}
+		return offsets;
+	}
+
+	/** Advances the counter of each queue, in ascending order, and returns each queue's first offset. */
+	private Map<Integer, long[]> reserve(Connection connection, String topic, Map<Integer, Integer> counts)
+			throws SQLException {
+		Map<Integer, long[]> first = new TreeMap<>();
+		try (PreparedStatement advance = connection.prepareStatement("UPDATE " + this.tables.queue()
+				+ " SET next_offset = next_offset + ? WHERE topic = ? AND queue_id = ?");
+				PreparedStatement read = connection.prepareStatement(
+						"SELECT next_offset FROM " + this.tables.queue() + " WHERE topic = ? AND queue_id = ?")) {
+			for (Map.Entry<Integer, Integer> count : counts.entrySet()) {
+				advance.setInt(1, count.getValue());
+				advance.setString(2, topic);
+				advance.setInt(3, count.getKey());
+				if (advance.executeUpdate() != 1) {
+					throw new SQLException("Queue " + count.getKey() + " of topic '" + topic + "' has no counter row");
+				}
+				read.setString(1, topic);
+				read.setInt(2, count.getKey());
+				try (ResultSet rs = read.executeQuery()) {
+					rs.next();
+					first.put(count.getKey(), new long[] { rs.getLong(1) - count.getValue() });
+				}
+			}
+		}
+		return first;
+	}
+
+}

@@ -1,0 +1,23 @@
+package io.batchconsumer.core.jdbc;
+
+/**
+ * The table names of one transport, all sharing the configured prefix.
+ *
+ * @param prefix the validated prefix
+ * @param topic topics and their queue count
+ * @param queue per-queue offset counters
+ * @param message the messages
+ * @param offset consumer positions and offset versions
+ * @param lease clustering leases
+ * @param instance live instances of a group
+ * @param deadLetter dead letters
+ */
+record JdbcTables(String prefix, String topic, String queue, String message, String offset, String lease,
+		String instance, String deadLetter) {
+
+	static JdbcTables of(String prefix) {
+		return new JdbcTables(prefix, prefix + "topic", prefix + "queue", prefix + "message",
+				prefix + "consumer_offset", prefix + "lease", prefix + "instance", prefix + "dead_letter");
+	}
+
+}

@@ -1,0 +1,211 @@
+package io.batchconsumer.core.jdbc;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.core.ConsumptionMode;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.Transport;
+
+/**
+ * The JDBC transport: topics, messages, consumer offsets, leases and dead letters in tables of a
+ * {@link DataSource} (H2 embedded by default; PostgreSQL and MySQL/MariaDB in production).
+ *
+ * <p>On construction it looks at the database, creates the tables when
+ * {@link JdbcSettings#initializeSchema()} says so, and makes an H2 file database write every
+ * commit before acknowledging it ({@code SET WRITE_DELAY 0}). Topics are created on first use with
+ * {@link JdbcSettings#queuesPerTopic()} queues. Clustering consumers share the queues of a group
+ * through leases; broadcast consumers store their offsets under {@code <group>@<instanceId>}.
+ *
+ * <p>Threading: thread-safe. Besides the containers' owner threads it runs a daemon
+ * {@code batch-consumer-jdbc-retention} thread (clean-up every minute or every retention / 10,
+ * whichever is shorter) and stores one-way batches on a {@code batch-consumer-jdbc-oneway} thread,
+ * which ends when idle; {@link #close()} stops both after the pending one-way batches are stored.
+ */
+public final class JdbcTransport implements Transport, AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(JdbcTransport.class);
+
+	private final JdbcSettings settings;
+
+	private final Clock clock;
+
+	private final Sql sql;
+
+	private final JdbcTables tables;
+
+	private final JdbcSchema schema;
+
+	private final Topics topics;
+
+	private final JdbcProducer producer;
+
+	private final RetentionCleaner retention;
+
+	private final ThreadPoolExecutor oneWay;
+
+	private final ScheduledExecutorService cleaner;
+
+	/** Sources of this process, told when a producer stored messages; concurrent set. */
+	private final Set<JdbcMessageSource> sources = ConcurrentHashMap.newKeySet();
+
+	/** Makes the owner id of each source unique within this process. */
+	private final AtomicInteger sourceCount = new AtomicInteger();
+
+	/**
+	 * Creates the transport; payloads other than {@code String} and {@code byte[]} are rejected.
+	 * @param dataSource the database
+	 * @param settings the settings
+	 */
+	public JdbcTransport(DataSource dataSource, JdbcSettings settings) {
+		this(dataSource, settings, JdbcTransport::rejectPayload);
+	}
+
+	/**
+	 * Creates the transport.
+	 * @param dataSource the database
+	 * @param settings the settings
+	 * @param payloadSerializer turns payloads other than {@code String} and {@code byte[]} into bytes
+	 * (the starter plugs in JSON)
+	 */
+	public JdbcTransport(DataSource dataSource, JdbcSettings settings, Function<Object, byte[]> payloadSerializer) {
+		this(dataSource, settings, payloadSerializer, Clock.systemUTC());
+	}
+
+	JdbcTransport(DataSource dataSource, JdbcSettings settings, Function<Object, byte[]> payloadSerializer,
+			Clock clock) {
+		Objects.requireNonNull(dataSource, "dataSource");
+		this.settings = Objects.requireNonNull(settings, "settings");
+		Objects.requireNonNull(payloadSerializer, "payloadSerializer");
+		this.clock = Objects.requireNonNull(clock, "clock");
+		this.sql = new Sql(dataSource);
+		this.tables = JdbcTables.of(settings.tablePrefix());
+		this.schema = new JdbcSchema(dataSource, this.tables);
+		this.schema.makeCommitsDurable();
+		initializeSchema();
+		this.topics = new Topics(this.sql, this.tables, settings.queuesPerTopic(), clock);
+		this.oneWay = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				(runnable) -> new Thread(runnable, "batch-consumer-jdbc-oneway"));
+		this.oneWay.allowCoreThreadTimeOut(true);
+		this.producer = new JdbcProducer(this.sql, this.tables, this.topics, payloadSerializer, clock, this.oneWay,
+				this::storedIn);
+		this.retention = new RetentionCleaner(this.sql, this.tables, settings.retention(), clock);
+		this.cleaner = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+			Thread thread = new Thread(runnable, "batch-consumer-jdbc-retention");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long every = Math.min(Duration.ofMinutes(1).toMillis(), settings.retention().toMillis() / 10);
+		this.cleaner.scheduleWithFixedDelay(this::purgeQuietly, every, every, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Creates the tables when {@link JdbcSettings#initializeSchema()} says so for this database
+	 * ({@code embedded}: H2, HSQLDB, Derby; {@code always}; {@code never}). Idempotent; the
+	 * constructor calls it.
+	 * @throws IllegalStateException when the tables cannot be created
+	 */
+	public void initializeSchema() {
+		this.schema.initialize(this.settings.initializeSchema());
+	}
+
+	@Override
+	public MessageSource createSource(ContainerOptions options) {
+		boolean broadcast = options.mode() == ConsumptionMode.BROADCAST;
+		String consumerKey = broadcast ? options.group() + "@" + this.settings.instanceId() : options.group();
+		String owner = this.settings.instanceId() + "-" + options.id() + "-" + this.sourceCount.incrementAndGet();
+		QueueLeases leases = broadcast ? null
+				: new QueueLeases(this.tables, options.group(), owner, this.settings.leaseDuration());
+		Rebalancer rebalancer = new Rebalancer(this.sql, this.topics, new ConsumerOffsets(this.tables), leases,
+				consumerKey, this.settings.leaseDuration(), this.clock);
+		JdbcMessageSource[] self = new JdbcMessageSource[1];
+		self[0] = new JdbcMessageSource(this.sql, this.tables, rebalancer, consumerKey, options.pullBatchSize(),
+				this.clock, () -> this.sources.remove(self[0]));
+		this.sources.add(self[0]);
+		return self[0];
+	}
+
+	@Override
+	public DeadLetterSink deadLetterSink(ContainerOptions options) {
+		return new JdbcDeadLetterSink(this.sql, this.tables, options.group(), this.clock);
+	}
+
+	@Override
+	public BatchProducer producer() {
+		return this.producer;
+	}
+
+	/**
+	 * How many messages sent with {@link BatchProducer#sendOneWayBatch} could not be stored.
+	 * @return the failure count since start
+	 */
+	public long oneWayFailures() {
+		return this.producer.oneWayFailures();
+	}
+
+	/**
+	 * Deletes consumed messages older than the retention now, as the retention thread does on its
+	 * schedule: messages below the committed position of every consumer of their queue.
+	 * @return how many messages were deleted
+	 */
+	public int purgeExpired() {
+		return this.retention.purge();
+	}
+
+	/**
+	 * Stops the retention thread, and the one-way thread once every pending one-way batch is
+	 * stored (waiting up to 30 s). Sources are closed by their containers.
+	 */
+	@Override
+	public void close() {
+		this.cleaner.shutdownNow();
+		this.oneWay.shutdown();
+		try {
+			if (!this.oneWay.awaitTermination(30, TimeUnit.SECONDS)) {
+				logger.warn("One-way batches were still being stored when the JDBC transport closed");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void storedIn(String topic) {
+		for (JdbcMessageSource source : this.sources) {
+			source.storedIn(topic);
+		}
+	}
+
+	private void purgeQuietly() {
+		try {
+			purgeExpired();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Retention clean-up failed; trying again later: {}", ex.toString());
+		}
+	}
+
+	private static byte[] rejectPayload(Object payload) {
+		throw new IllegalArgumentException("The JDBC transport sends String and byte[] payloads; a "
+				+ payload.getClass().getName() + " needs a payload serializer (JdbcTransport(dataSource, settings, serializer))");
+	}
+
+}

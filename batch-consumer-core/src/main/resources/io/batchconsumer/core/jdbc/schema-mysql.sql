@@ -1,0 +1,78 @@
+-- batch-consumer JDBC transport schema. ${prefix} is replaced by batch-consumer.jdbc.table-prefix.
+-- Every statement is idempotent; times are epoch milliseconds of the writing instance's clock.
+
+-- A topic and the number of queues (partitions) it was created with.
+CREATE TABLE IF NOT EXISTS ${prefix}topic (
+	topic VARCHAR(200) NOT NULL,
+	queues INT NOT NULL,
+	created_at BIGINT NOT NULL,
+	PRIMARY KEY (topic)
+) ENGINE=InnoDB;
+
+-- One row per queue: the next offset to assign. Producers lock it for their short transaction,
+-- so the offsets of a queue become visible in order and a reader never skips one.
+CREATE TABLE IF NOT EXISTS ${prefix}queue (
+	topic VARCHAR(200) NOT NULL,
+	queue_id INT NOT NULL,
+	next_offset BIGINT NOT NULL,
+	PRIMARY KEY (topic, queue_id)
+) ENGINE=InnoDB;
+
+-- The messages; the primary key is the read index: WHERE topic = ? AND queue_id = ? AND msg_offset >= ? ORDER BY msg_offset.
+CREATE TABLE IF NOT EXISTS ${prefix}message (
+	topic VARCHAR(200) NOT NULL,
+	queue_id INT NOT NULL,
+	msg_offset BIGINT NOT NULL,
+	msg_key VARCHAR(1000),
+	headers MEDIUMTEXT,
+	payload LONGBLOB NOT NULL,
+	created_at BIGINT NOT NULL,
+	PRIMARY KEY (topic, queue_id, msg_offset)
+) ENGINE=InnoDB;
+
+-- A consumer group's position in a queue (next offset to read) and its offset version, which
+-- every take-over bumps so that a commit of the previous owner is refused.
+CREATE TABLE IF NOT EXISTS ${prefix}consumer_offset (
+	group_id VARCHAR(255) NOT NULL,
+	topic VARCHAR(200) NOT NULL,
+	queue_id INT NOT NULL,
+	next_offset BIGINT NOT NULL,
+	version BIGINT NOT NULL,
+	broadcast SMALLINT NOT NULL,
+	updated_at BIGINT NOT NULL,
+	PRIMARY KEY (group_id, topic, queue_id)
+) ENGINE=InnoDB;
+
+-- Clustering: which instance of a group holds a queue, until when.
+CREATE TABLE IF NOT EXISTS ${prefix}lease (
+	group_id VARCHAR(255) NOT NULL,
+	topic VARCHAR(200) NOT NULL,
+	queue_id INT NOT NULL,
+	owner_id VARCHAR(255) NOT NULL,
+	expires_at BIGINT NOT NULL,
+	PRIMARY KEY (group_id, topic, queue_id)
+) ENGINE=InnoDB;
+
+-- Clustering: the live instances of a group (a recent heartbeat), for the fair share.
+CREATE TABLE IF NOT EXISTS ${prefix}instance (
+	group_id VARCHAR(255) NOT NULL,
+	instance_id VARCHAR(255) NOT NULL,
+	heartbeat_at BIGINT NOT NULL,
+	PRIMARY KEY (group_id, instance_id)
+) ENGINE=InnoDB;
+
+-- Messages that failed every attempt.
+CREATE TABLE IF NOT EXISTS ${prefix}dead_letter (
+	id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+	group_id VARCHAR(255) NOT NULL,
+	topic VARCHAR(200) NOT NULL,
+	queue_id INT NOT NULL,
+	msg_offset BIGINT NOT NULL,
+	msg_key VARCHAR(1000),
+	headers MEDIUMTEXT,
+	payload LONGBLOB NOT NULL,
+	attempts INT NOT NULL,
+	error_class VARCHAR(500) NOT NULL,
+	error_message VARCHAR(1000) NOT NULL,
+	created_at BIGINT NOT NULL
+) ENGINE=InnoDB;

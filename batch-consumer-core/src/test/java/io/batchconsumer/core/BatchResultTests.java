@@ -1,0 +1,54 @@
+package io.batchconsumer.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Resolving a listener's result against its slice, and what messages show of themselves.
+ */
+class BatchResultTests {
+
+	private final List<Message<byte[]>> slice = List.of(message(10), message(11), message(12));
+
+	@Test
+	void failedMessagesAreMatchedByRecordWhateverTheirPayloadType() {
+		Message<String> converted = message(11).withPayload("order-11");
+		assertThat(BatchResult.failed(List.of(converted)).failedOf(this.slice)).containsExactly(this.slice.get(1));
+	}
+
+	@Test
+	void failedIndexesPointIntoTheReceivedList() {
+		assertThat(BatchResult.failedAt(2, 0).failedOf(this.slice)).containsExactly(this.slice.get(0), this.slice.get(2));
+		assertThatIllegalArgumentException().isThrownBy(() -> BatchResult.failedAt(3).failedOf(this.slice))
+			.withMessageContaining("outside the slice");
+	}
+
+	@Test
+	void anEmptyFailureIsASuccess() {
+		assertThat(BatchResult.failed(List.of()).isSuccess()).isTrue();
+		assertThat(BatchResult.success().failedOf(this.slice)).isEmpty();
+	}
+
+	@Test
+	void aMessageNeverShowsItsPayload() {
+		assertThat(message(5).toString()).doesNotContain("secret").contains("t-0@5");
+	}
+
+	@Test
+	void deadLetterErrorTextIsBounded() {
+		DeadLetter deadLetter = DeadLetter.of(message(1), 3, new IllegalStateException("x".repeat(5000)));
+		assertThat(deadLetter.errorMessage()).hasSize(DeadLetter.MAX_ERROR_MESSAGE_LENGTH);
+		assertThat(deadLetter.errorClass()).isEqualTo(IllegalStateException.class.getName());
+	}
+
+	private static Message<byte[]> message(long offset) {
+		return Message.raw("t", 0, offset, "k", "secret".getBytes(StandardCharsets.UTF_8), Map.of(), 0);
+	}
+
+}

@@ -1,0 +1,289 @@
+package io.batchconsumer.core.jdbc;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.batchconsumer.core.ConsumptionMode;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.RebalanceListener;
+import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.TopicPartition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * The JDBC message source driven by hand, as the engine's owner thread drives it, with a clock
+ * the test moves.
+ */
+class JdbcMessageSourceTests {
+
+	private static final TestDatabases databases = new TestDatabases();
+
+	private final MutableClock clock = new MutableClock();
+
+	@TempDir
+	Path dir;
+
+	@BeforeAll
+	static void startPostgres() {
+		databases.postgres();
+	}
+
+	@AfterAll
+	static void stopPostgres() throws Exception {
+		databases.close();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void takesOverAnExpiredLeaseAndRefusesTheCommitOfThePreviousOwner(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(2);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = transport(dataSource, settings)) {
+			send(transport, 10);
+			Events a = new Events();
+			MessageSource first = subscribe(transport, "a", ConsumptionMode.CLUSTERING, a);
+			assertThat(first.poll(Duration.ZERO)).hasSize(10);
+			assertThat(a.assigned).containsExactly(queue(0), queue(1));
+			first.commitSync(Map.of(queue(0), 3L));
+
+			Events b = new Events();
+			MessageSource second = subscribe(transport, "b", ConsumptionMode.CLUSTERING, b);
+			second.poll(Duration.ZERO);
+			assertThat(b.assigned).as("leases are held and unexpired").isEmpty();
+
+			this.clock.advance(settings.leaseDuration().plusSeconds(1));
+			List<Message<byte[]>> redelivered = second.poll(Duration.ZERO);
+			assertThat(b.assigned).containsExactly(queue(0), queue(1));
+			assertThat(redelivered).filteredOn((m) -> m.partition() == 0).first()
+				.satisfies((m) -> assertThat(m.offset()).isEqualTo(3));
+
+			assertThatIllegalStateException().isThrownBy(() -> first.commitSync(Map.of(queue(0), 5L)))
+				.withMessageContaining("refused");
+			assertThat(committed(dataSource, settings, "g", 0)).isEqualTo(3);
+			first.poll(Duration.ZERO);
+			assertThat(a.lost).containsExactlyInAnyOrder(queue(0), queue(1));
+			second.commitSync(Map.of(queue(0), 5L));
+			assertThat(committed(dataSource, settings, "g", 0)).isEqualTo(5);
+			first.close();
+			second.close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void refusesACommitAfterAnOffsetResetAndClaimsTheQueueAgainFromTheResetPosition(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = transport(dataSource, settings)) {
+			send(transport, 5);
+			Events events = new Events();
+			MessageSource source = subscribe(transport, "a", ConsumptionMode.CLUSTERING, events);
+			assertThat(source.poll(Duration.ZERO)).hasSize(5);
+			source.commitSync(Map.of(queue(0), 5L));
+			TestDatabases.execute(dataSource, "UPDATE " + settings.tablePrefix()
+					+ "consumer_offset SET next_offset = 1, version = version + 1 WHERE group_id = 'g'");
+
+			assertThatIllegalStateException().isThrownBy(() -> source.commitSync(Map.of(queue(0), 5L)));
+			List<Message<byte[]>> again = source.poll(Duration.ZERO);
+			assertThat(events.lost).containsExactly(queue(0));
+			assertThat(events.assigned).containsExactly(queue(0), queue(0));
+			assertThat(again).extracting(Message::offset).containsExactly(1L, 2L, 3L, 4L);
+			source.commitSync(Map.of(queue(0), 5L));
+			source.close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void deliversKeyedMessagesToOneQueueInOrderWithKeyAndHeaders(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = transport(dataSource, settings)) {
+			Map<String, String> headers = Map.of("trace", "t-1", "odd=key", "line\nbreak \\ and = sign");
+			List<Object> batch = new ArrayList<>();
+			for (int i = 0; i < 5; i++) {
+				batch.add(new OutgoingMessage("customer-7", headers, "m" + i));
+			}
+			List<SendResult> results = transport.producer().sendBatch("t", batch);
+			int expectedQueue = Math.floorMod("customer-7".hashCode(), 4);
+			assertThat(results).extracting(SendResult::partition).containsOnly(expectedQueue);
+			assertThat(results).extracting(SendResult::offset).containsExactly(0L, 1L, 2L, 3L, 4L);
+
+			MessageSource source = subscribe(transport, "a", ConsumptionMode.CLUSTERING, new Events());
+			List<Message<byte[]>> messages = source.poll(Duration.ZERO);
+			assertThat(messages).extracting(JdbcMessageSourceTests::text).containsExactly("m0", "m1", "m2", "m3", "m4");
+			assertThat(messages).allSatisfy((m) -> {
+				assertThat(m.key()).isEqualTo("customer-7");
+				assertThat(m.headers()).isEqualTo(headers);
+				assertThat(m.timestamp()).isEqualTo(this.clock.millis());
+			});
+			source.seek(new TopicPartition("t", expectedQueue), 3);
+			assertThat(source.poll(Duration.ZERO)).extracting(Message::offset).containsExactly(3L, 4L);
+			assertThat(source.endOffsets()).containsEntry(new TopicPartition("t", expectedQueue), 5L);
+			source.close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void spreadsKeylessMessagesEvenlyAndRejectsPayloadsItCannotSerialize(TestDatabases.Kind kind) {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = transport(dataSource, TestDatabases.settings())) {
+			List<SendResult> results = transport.producer().sendBatch("t", java.util.Collections.nCopies(400, "x"));
+			assertThat(results.stream().collect(java.util.stream.Collectors.groupingBy(SendResult::partition,
+					java.util.stream.Collectors.counting()))).containsOnly(Map.entry(0, 100L), Map.entry(1, 100L),
+							Map.entry(2, 100L), Map.entry(3, 100L));
+			org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+				.isThrownBy(() -> transport.producer().send("t", new Object()))
+				.withMessageContaining("payload serializer");
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void storesOneWayBatchesOnTheOneWayThreadWithThePluggedSerializer(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+		Function<Object, byte[]> serializer = (payload) -> {
+			threads.add(Thread.currentThread().getName());
+			return ("{\"value\":" + payload + "}").getBytes(StandardCharsets.UTF_8);
+		};
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings, serializer, this.clock)) {
+			transport.producer().sendOneWayBatch("t", List.of(1, 2, 3));
+			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> TestDatabases.count(dataSource,
+					"SELECT COUNT(*) FROM " + settings.tablePrefix() + "message") == 3);
+			assertThat(threads).containsExactly("batch-consumer-jdbc-oneway");
+			assertThat(transport.oneWayFailures()).isZero();
+			MessageSource source = subscribe(transport, "a", ConsumptionMode.CLUSTERING, new Events());
+			assertThat(source.poll(Duration.ZERO)).extracting(JdbcMessageSourceTests::text)
+				.containsExactlyInAnyOrder("{\"value\":1}", "{\"value\":2}", "{\"value\":3}");
+			source.close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void broadcastConsumersEachReadEveryQueueWithTheirOwnOffsets(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport one = transport(dataSource, settings.withInstanceId("one"));
+				JdbcTransport two = transport(dataSource, settings.withInstanceId("two"))) {
+			send(one, 40);
+			Events first = new Events();
+			Events second = new Events();
+			MessageSource a = subscribe(one, "a", ConsumptionMode.BROADCAST, first);
+			MessageSource b = subscribe(two, "b", ConsumptionMode.BROADCAST, second);
+			assertThat(a.poll(Duration.ZERO)).hasSize(32);
+			assertThat(a.poll(Duration.ZERO)).hasSize(8);
+			assertThat(b.poll(Duration.ofSeconds(1))).hasSize(32);
+			assertThat(first.assigned).hasSize(4);
+			assertThat(second.assigned).hasSize(4);
+			a.commitSync(Map.of(queue(0), 10L));
+			assertThat(committed(dataSource, settings, "g@one", 0)).isEqualTo(10);
+			assertThat(committed(dataSource, settings, "g@two", 0)).isZero();
+			a.close();
+			b.close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void returnsFromAWaitingPollAtOnceAfterWakeup(TestDatabases.Kind kind) throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = transport(dataSource, TestDatabases.settings())) {
+			MessageSource source = subscribe(transport, "a", ConsumptionMode.CLUSTERING, new Events());
+			source.poll(Duration.ZERO);
+			CompletableFuture<List<Message<byte[]>>> poll = CompletableFuture
+				.supplyAsync(() -> source.poll(Duration.ofSeconds(30)));
+			source.wakeup();
+			assertThat(poll.get(5, TimeUnit.SECONDS)).isEmpty();
+			CompletableFuture<List<Message<byte[]>>> waiting = CompletableFuture
+				.supplyAsync(() -> source.poll(Duration.ofSeconds(30)));
+			send(transport, 1);
+			assertThat(waiting.get(5, TimeUnit.SECONDS)).hasSize(1);
+			source.close();
+		}
+	}
+
+	private JdbcTransport transport(HikariDataSource dataSource, JdbcSettings settings) {
+		return new JdbcTransport(dataSource, settings, (Function<Object, byte[]>) (payload) -> {
+			throw new IllegalArgumentException("no payload serializer in this test");
+		}, this.clock);
+	}
+
+	private static MessageSource subscribe(JdbcTransport transport, String id, ConsumptionMode mode, Events events) {
+		ContainerOptions options = ContainerOptions.builder(id).topics("t").group("g").mode(mode).build();
+		MessageSource source = transport.createSource(options);
+		source.subscribe(List.of("t"), events);
+		return source;
+	}
+
+	private static void send(JdbcTransport transport, int count) {
+		List<Object> batch = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			batch.add("m" + i);
+		}
+		assertThat(transport.producer().sendBatch("t", batch)).allMatch(SendResult::isStored);
+	}
+
+	private static long committed(HikariDataSource dataSource, JdbcSettings settings, String group, int queue) {
+		return TestDatabases.count(dataSource, "SELECT next_offset FROM " + settings.tablePrefix()
+				+ "consumer_offset WHERE group_id = '" + group + "' AND topic = 't' AND queue_id = " + queue);
+	}
+
+	private static TopicPartition queue(int queue) {
+		return new TopicPartition("t", queue);
+	}
+
+	private static String text(Message<byte[]> message) {
+		return new String(message.payload(), StandardCharsets.UTF_8);
+	}
+
+	/** Records rebalance callbacks. */
+	static final class Events implements RebalanceListener {
+
+		final List<TopicPartition> assigned = new ArrayList<>();
+
+		final List<TopicPartition> revoked = new ArrayList<>();
+
+		final List<TopicPartition> lost = new ArrayList<>();
+
+		@Override
+		public void onAssigned(Collection<TopicPartition> partitions) {
+			this.assigned.addAll(partitions);
+		}
+
+		@Override
+		public void onRevoked(Collection<TopicPartition> partitions) {
+			this.revoked.addAll(partitions);
+		}
+
+		@Override
+		public void onLost(Collection<TopicPartition> partitions) {
+			this.lost.addAll(partitions);
+		}
+
+	}
+
+}

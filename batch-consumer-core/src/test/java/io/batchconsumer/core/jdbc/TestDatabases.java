@@ -1,0 +1,105 @@
+package io.batchconsumer.core.jdbc;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/**
+ * Real databases for the JDBC transport tests: an H2 file database in a temporary directory, or
+ * the embedded PostgreSQL a test class starts once. Each test uses its own table prefix.
+ *
+ * <p>Threading: used by one test at a time.
+ */
+final class TestDatabases implements AutoCloseable {
+
+	private EmbeddedPostgres postgres;
+
+	/** The kinds of database the tests run on. */
+	enum Kind {
+
+		H2, POSTGRESQL
+
+	}
+
+	/** Starts PostgreSQL when a test of the class needs it, then keeps it. */
+	EmbeddedPostgres postgres() {
+		if (this.postgres == null) {
+			try {
+				this.postgres = EmbeddedPostgres.builder().start();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		return this.postgres;
+	}
+
+	/**
+	 * A pooled data source.
+	 * @param kind the database
+	 * @param dir a temporary directory for H2
+	 * @param poolSize connections
+	 * @return the data source; close it after the test
+	 */
+	HikariDataSource dataSource(Kind kind, Path dir, int poolSize) {
+		HikariConfig config = new HikariConfig();
+		if (kind == Kind.H2) {
+			// No WRITE_DELAY=0 in the URL on purpose: the transport must set it itself.
+			config.setJdbcUrl("jdbc:h2:file:" + dir.resolve("queue").toAbsolutePath());
+		}
+		else {
+			config.setJdbcUrl(postgres().getJdbcUrl("postgres", "postgres"));
+		}
+		config.setMaximumPoolSize(poolSize);
+		config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+		config.setPoolName("test-" + kind);
+		return new HikariDataSource(config);
+	}
+
+	/**
+	 * Settings with a fresh table prefix and short leases.
+	 * @return the settings
+	 */
+	static JdbcSettings settings() {
+		return JdbcSettings.defaults()
+			.withTablePrefix("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 10) + "_")
+			.withInitializeSchema(SchemaInitialization.ALWAYS)
+			.withLeaseDuration(Duration.ofSeconds(3));
+	}
+
+	static int count(DataSource dataSource, String sql) {
+		try (var connection = dataSource.getConnection(); var statement = connection.createStatement();
+				var rs = statement.executeQuery(sql)) {
+			rs.next();
+			return rs.getInt(1);
+		}
+		catch (java.sql.SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	static void execute(DataSource dataSource, String sql) {
+		try (var connection = dataSource.getConnection(); var statement = connection.createStatement()) {
+			statement.execute(sql);
+		}
+		catch (java.sql.SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	public void close() throws IOException {
+		if (this.postgres != null) {
+			this.postgres.close();
+		}
+	}
+
+}

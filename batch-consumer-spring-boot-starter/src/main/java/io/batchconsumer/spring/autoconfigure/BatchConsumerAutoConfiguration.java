@@ -1,0 +1,93 @@
+package io.batchconsumer.spring.autoconfigure;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.core.Transport;
+import io.batchconsumer.spring.annotation.BatchListenerAnnotationBeanPostProcessor;
+import io.batchconsumer.spring.listener.BatchContainerFactory;
+import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+import io.batchconsumer.spring.listener.PayloadConverter;
+
+/**
+ * Auto-configuration of batch-consumer: {@code @BatchListener} processing, the container
+ * registry, the transport chosen by {@code batch-consumer.transport} and the
+ * {@link BatchProducer}. Every bean backs off when the application defines its own; a
+ * {@link Transport} bean of the application replaces the configured transport.
+ * {@code batch-consumer.enabled=false} turns all of it off.
+ *
+ * <p>Shutdown order: the registry holds the container factory, which holds the transport, which
+ * holds the {@code DataSource}; so the registry stops its containers (drain, final commit) in
+ * its lifecycle phase and, at the latest, is destroyed before the transport and the
+ * {@code DataSource} close.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
+@ConditionalOnProperty(prefix = "batch-consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(BatchConsumerProperties.class)
+@Import({ PayloadConverterConfigurations.Json.class, PayloadConverterConfigurations.Raw.class,
+		TransportConfigurations.Jdbc.class, TransportConfigurations.Missing.class })
+public final class BatchConsumerAutoConfiguration {
+
+	/**
+	 * Finds {@code @BatchListener} methods.
+	 * @return the post-processor
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static BatchListenerAnnotationBeanPostProcessor batchListenerAnnotationBeanPostProcessor() {
+		return new BatchListenerAnnotationBeanPostProcessor();
+	}
+
+	/**
+	 * Creates listener containers from the properties, the customizers and the transport.
+	 * @param properties the properties
+	 * @param environment for {@code spring.application.name}, the default group
+	 * @param customizers the customizers, in order
+	 * @param transport the transport
+	 * @param converter the payload converter
+	 * @return the factory
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	BatchContainerFactory batchContainerFactory(BatchConsumerProperties properties, Environment environment,
+			ObjectProvider<BatchContainerCustomizer> customizers, Transport transport, PayloadConverter converter) {
+		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
+				environment.getProperty("spring.application.name"));
+		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(), transport,
+				converter);
+	}
+
+	/**
+	 * Holds and runs the listener containers.
+	 * @param containerFactory creates the containers
+	 * @return the registry
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	BatchListenerContainerRegistry batchListenerContainerRegistry(BatchContainerFactory containerFactory) {
+		return new BatchListenerContainerRegistry(containerFactory);
+	}
+
+	/**
+	 * The producer of the configured transport.
+	 * @param transport the transport
+	 * @return the producer
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	BatchProducer batchProducer(Transport transport) {
+		return transport.producer();
+	}
+
+}

@@ -1,0 +1,75 @@
+package io.batchconsumer.spring.autoconfigure;
+
+import java.util.List;
+
+import org.springframework.aop.support.AopUtils;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.ContainerObserver;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Transport;
+import io.batchconsumer.spring.listener.BatchContainerFactory;
+import io.batchconsumer.spring.listener.BatchListenerEndpoint;
+import io.batchconsumer.spring.listener.BatchListenerMethodAdapter;
+import io.batchconsumer.spring.listener.ListenerMethod;
+import io.batchconsumer.spring.listener.PayloadConverter;
+
+/**
+ * Creates each listener's container from the {@code batch-consumer.*} properties, the
+ * annotation, the {@link BatchContainerCustomizer}s and the configured {@link Transport}.
+ *
+ * <p>Threading: stateless after construction.
+ */
+class ConfiguredBatchContainerFactory implements BatchContainerFactory {
+
+	private final ListenerOptionsResolver resolver;
+
+	private final List<BatchContainerCustomizer> customizers;
+
+	private final Transport transport;
+
+	private final PayloadConverter converter;
+
+	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
+			Transport transport, PayloadConverter converter) {
+		this.resolver = resolver;
+		this.customizers = List.copyOf(customizers);
+		this.transport = transport;
+		this.converter = converter;
+	}
+
+	@Override
+	public BatchContainer createContainer(BatchListenerEndpoint endpoint) {
+		ListenerMethod method = ListenerMethod.inspect(endpoint.method(), AopUtils.getTargetClass(endpoint.bean()));
+		if (!this.converter.canRead(method.payloadType())) {
+			throw new IllegalStateException("@BatchListener method " + endpoint.methodDescription() + " takes "
+					+ method.payloadType().getTypeName() + " payloads, which are read from JSON, but there is no "
+					+ "JSON mapper: add spring-boot-starter-jackson or take String or byte[]");
+		}
+		ContainerOptions options = customize(this.resolver.resolve(endpoint.id(), endpoint));
+		return new BatchContainer(options, this.transport.createSource(options),
+				new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter),
+				this.transport.deadLetterSink(options), ContainerObserver.NONE);
+	}
+
+	@Override
+	public boolean isAutoStartup(BatchListenerEndpoint endpoint) {
+		return this.resolver.isAutoStartup(endpoint);
+	}
+
+	private ContainerOptions customize(ContainerOptions options) {
+		if (this.customizers.isEmpty()) {
+			return options;
+		}
+		ContainerOptions.Builder builder = options.toBuilder();
+		this.customizers.forEach((customizer) -> customizer.customize(options.id(), builder));
+		try {
+			return builder.build();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("A BatchContainerCustomizer made the options of listener '"
+					+ options.id() + "' invalid: " + ex.getMessage(), ex);
+		}
+	}
+
+}

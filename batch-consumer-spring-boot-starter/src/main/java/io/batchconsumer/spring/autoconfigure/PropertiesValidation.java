@@ -1,0 +1,67 @@
+package io.batchconsumer.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+import org.springframework.validation.Errors;
+
+/**
+ * Validates {@link BatchConsumerProperties} when they are bound, so that a bad value fails
+ * start-up even before any listener exists. Listener options are checked by the same code that
+ * builds them ({@link ListenerOptionsResolver}), so the ranges are those of the engine.
+ */
+final class PropertiesValidation {
+
+	/** The values of {@code batch-consumer.transport}. */
+	static final List<String> TRANSPORTS = List.of("jdbc", "kafka");
+
+	private PropertiesValidation() {
+	}
+
+	static void validate(BatchConsumerProperties properties, Errors errors) {
+		oneOf(errors, "batch-consumer.transport", properties.getTransport(), TRANSPORTS);
+		check(errors, () -> TransportConfigurations.jdbcSettings(properties.getJdbc(), "validation"));
+		positive(errors, "batch-consumer.health.stall-timeout", properties.getHealth().getStallTimeout());
+		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties, null);
+		check(errors, resolver::validateDefaults);
+		for (String id : properties.getListeners().keySet()) {
+			check(errors, () -> resolver.resolve(id, null));
+		}
+	}
+
+	/**
+	 * Parses a value of a fixed set the way the properties spell it.
+	 * @param value the value
+	 * @return the value in lower case
+	 */
+	static String normalize(String value) {
+		return (value != null) ? value.trim().toLowerCase(Locale.ROOT) : null;
+	}
+
+	private static void oneOf(Errors errors, String property, String value, List<String> allowed) {
+		if (!allowed.contains(normalize(value))) {
+			reject(errors, property + " must be one of " + String.join(", ", allowed) + " but was '" + value + "'");
+		}
+	}
+
+	private static void positive(Errors errors, String property, Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			reject(errors, property + " must be more than zero but was " + value);
+		}
+	}
+
+	private static void check(Errors errors, Runnable validation) {
+		try {
+			validation.run();
+		}
+		catch (IllegalArgumentException ex) {
+			reject(errors, ex.getMessage());
+		}
+	}
+
+	private static void reject(Errors errors, String message) {
+		errors.reject("batch-consumer.invalid", message);
+	}
+
+}

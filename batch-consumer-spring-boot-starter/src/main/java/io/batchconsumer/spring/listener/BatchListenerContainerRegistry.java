@@ -1,0 +1,215 @@
+package io.batchconsumer.spring.listener;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.ContainerState;
+
+/**
+ * Holds the container of every {@code @BatchListener} endpoint, by id, and runs them with the
+ * application context: started after refresh (those with auto-startup), stopped gracefully
+ * (in-flight work drains, positions are committed) when the context closes.
+ *
+ * <p>It stops in a late phase ({@link #PHASE}: among the first lifecycle beans to stop) and,
+ * as it holds the transport, is destroyed before the transport and its {@code DataSource}, so
+ * the final commits still reach the store. A container starts only once; starting a stopped
+ * endpoint again creates a fresh container for it.
+ *
+ * <p>Threading: every method is {@code synchronized}; {@link #getContainer(String)} may be
+ * called from any thread (the Actuator). Stopping runs one {@code batch-consumer-<id>-stop}
+ * thread per running container and waits for all of them.
+ */
+public class BatchListenerContainerRegistry implements SmartLifecycle, DisposableBean {
+
+	/** The lifecycle phase: stops before web servers and other default-phase beans. */
+	public static final int PHASE = Integer.MAX_VALUE - 100;
+
+	private static final Logger logger = LoggerFactory.getLogger(BatchListenerContainerRegistry.class);
+
+	private final BatchContainerFactory containerFactory;
+
+	private final Map<String, BatchListenerEndpoint> endpoints = new LinkedHashMap<>();
+
+	private final Map<String, BatchContainer> containers = new LinkedHashMap<>();
+
+	private boolean running;
+
+	/**
+	 * Creates a registry.
+	 * @param containerFactory creates the container of each endpoint
+	 */
+	public BatchListenerContainerRegistry(BatchContainerFactory containerFactory) {
+		this.containerFactory = Objects.requireNonNull(containerFactory, "containerFactory");
+	}
+
+	/**
+	 * Registers endpoints and creates their containers. When the registry is running already,
+	 * those with auto-startup start at once.
+	 * @param newEndpoints the endpoints
+	 * @throws IllegalStateException when an id is taken or a container cannot be created
+	 */
+	public synchronized void register(Collection<BatchListenerEndpoint> newEndpoints) {
+		for (BatchListenerEndpoint endpoint : newEndpoints) {
+			BatchListenerEndpoint existing = this.endpoints.get(endpoint.id());
+			if (existing != null) {
+				throw new IllegalStateException("Duplicate @BatchListener id '" + endpoint.id() + "' on "
+						+ existing.methodDescription() + " and " + endpoint.methodDescription());
+			}
+		}
+		for (BatchListenerEndpoint endpoint : newEndpoints) {
+			this.containers.put(endpoint.id(), create(endpoint));
+			this.endpoints.put(endpoint.id(), endpoint);
+			if (this.running && this.containerFactory.isAutoStartup(endpoint)) {
+				start(endpoint.id());
+			}
+		}
+	}
+
+	/**
+	 * The current container of a listener.
+	 * @param id the listener id
+	 * @return the container, or {@code null} when there is no such listener
+	 */
+	public synchronized BatchContainer getContainer(String id) {
+		return this.containers.get(id);
+	}
+
+	/**
+	 * Every current container, in registration order.
+	 * @return the containers
+	 */
+	public synchronized List<BatchContainer> getContainers() {
+		return List.copyOf(this.containers.values());
+	}
+
+	/**
+	 * The ids of every listener.
+	 * @return the ids, in registration order
+	 */
+	public synchronized Set<String> getListenerIds() {
+		return Collections.unmodifiableSet(new LinkedHashSet<>(this.endpoints.keySet()));
+	}
+
+	/**
+	 * Starts one listener's container, creating a fresh one when it was stopped before. Does
+	 * nothing when it runs.
+	 * @param id the listener id
+	 * @throws IllegalArgumentException when there is no such listener
+	 */
+	public synchronized void start(String id) {
+		BatchContainer container = requireContainer(id);
+		ContainerState state = container.stats().state();
+		if (container.isRunning()) {
+			return;
+		}
+		if (state != ContainerState.CREATED) {
+			container = create(this.endpoints.get(id));
+			this.containers.put(id, container);
+		}
+		container.start();
+	}
+
+	/**
+	 * Stops one listener's container gracefully: drains in-flight work and commits.
+	 * @param id the listener id
+	 * @return whether it stopped within its shutdown timeout
+	 * @throws IllegalArgumentException when there is no such listener
+	 */
+	public synchronized boolean stop(String id) {
+		BatchContainer container = requireContainer(id);
+		return !container.isRunning() || container.stop();
+	}
+
+	@Override
+	public synchronized void start() {
+		for (BatchListenerEndpoint endpoint : this.endpoints.values()) {
+			if (this.containerFactory.isAutoStartup(endpoint)) {
+				start(endpoint.id());
+			}
+		}
+		this.running = true;
+	}
+
+	@Override
+	public synchronized void stop() {
+		this.running = false;
+		stopAll();
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/** Stops whatever still runs, for a context that is destroyed without a lifecycle stop. */
+	@Override
+	public synchronized void destroy() {
+		this.running = false;
+		stopAll();
+	}
+
+	/** Stops the running containers side by side, so shutdown takes one drain, not one per listener. */
+	private void stopAll() {
+		List<Thread> stoppers = new ArrayList<>();
+		for (BatchContainer container : this.containers.values()) {
+			if (container.isRunning()) {
+				Thread stopper = new Thread(() -> stopContainer(container), "batch-consumer-" + container.id() + "-stop");
+				stoppers.add(stopper);
+				stopper.start();
+			}
+		}
+		for (Thread stopper : stoppers) {
+			try {
+				stopper.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	private static void stopContainer(BatchContainer container) {
+		if (!container.stop()) {
+			logger.warn("Container '{}' did not stop within its shutdown timeout", container.id());
+		}
+	}
+
+	private BatchContainer create(BatchListenerEndpoint endpoint) {
+		try {
+			return this.containerFactory.createContainer(endpoint);
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("Cannot create the container of @BatchListener '" + endpoint.id() + "' on "
+					+ endpoint.methodDescription() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private BatchContainer requireContainer(String id) {
+		BatchContainer container = this.containers.get(id);
+		if (container == null) {
+			throw new IllegalArgumentException("No @BatchListener with id '" + id + "'; known are " + this.endpoints.keySet());
+		}
+		return container;
+	}
+
+}

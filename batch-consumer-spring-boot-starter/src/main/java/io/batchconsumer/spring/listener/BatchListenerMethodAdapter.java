@@ -1,0 +1,129 @@
+package io.batchconsumer.spring.listener;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.util.ReflectionUtils;
+
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.SliceListener;
+
+/**
+ * Adapts a {@code @BatchListener} method to the engine's {@link SliceListener}.
+ *
+ * <p>Each message's payload is converted first; a message that cannot be converted fails on its
+ * own (it is retried and dead-lettered with its raw bytes) and never holds back the rest of its
+ * slice. List methods are called once with the converted messages; single-message methods are
+ * called once per message, and an exception fails that message only.
+ *
+ * <p>Threading: stateless; called concurrently by the workers of one container.
+ */
+public final class BatchListenerMethodAdapter implements SliceListener {
+
+	private final Object bean;
+
+	private final Method invocable;
+
+	private final ListenerMethod listenerMethod;
+
+	private final PayloadConverter converter;
+
+	/**
+	 * Creates an adapter.
+	 * @param bean the bean to invoke the method on (possibly a proxy)
+	 * @param listenerMethod the inspected method
+	 * @param converter reads the payloads
+	 */
+	public BatchListenerMethodAdapter(Object bean, ListenerMethod listenerMethod, PayloadConverter converter) {
+		this.bean = Objects.requireNonNull(bean, "bean");
+		this.listenerMethod = Objects.requireNonNull(listenerMethod, "listenerMethod");
+		this.converter = Objects.requireNonNull(converter, "converter");
+		this.invocable = AopUtils.selectInvocableMethod(listenerMethod.method(), bean.getClass());
+		ReflectionUtils.makeAccessible(this.invocable);
+	}
+
+	@Override
+	public BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {
+		Conversion conversion = convert(slice);
+		BatchResult result = this.listenerMethod.isBatch() ? invokeWithList(conversion.converted)
+				: invokeOneByOne(conversion.converted);
+		List<Message<?>> failed = new ArrayList<>(result.failedOf(conversion.converted));
+		failed.addAll(conversion.failed);
+		Throwable cause = (result.cause() != null) ? result.cause() : conversion.cause;
+		return BatchResult.failed(failed, cause);
+	}
+
+	private Conversion convert(List<Message<byte[]>> slice) {
+		Conversion conversion = new Conversion();
+		for (Message<byte[]> message : slice) {
+			try {
+				Object payload = this.converter.read(message.payload(), this.listenerMethod.payloadType());
+				conversion.converted.add(message.withPayload(payload));
+			}
+			catch (RuntimeException ex) {
+				conversion.failed.add(message);
+				conversion.cause = new PayloadConversionException(message, this.listenerMethod.payloadType(), ex);
+			}
+		}
+		return conversion;
+	}
+
+	private BatchResult invokeWithList(List<Message<Object>> messages) throws Exception {
+		if (messages.isEmpty()) {
+			return BatchResult.success();
+		}
+		Object argument = this.listenerMethod.takesMessages() ? messages
+				: messages.stream().map(Message::payload).toList();
+		BatchResult result = invoke(argument);
+		return (result != null) ? result : BatchResult.success();
+	}
+
+	private BatchResult invokeOneByOne(List<Message<Object>> messages) {
+		List<Message<Object>> failed = new ArrayList<>();
+		Throwable cause = null;
+		for (Message<Object> message : messages) {
+			try {
+				BatchResult result = invoke(this.listenerMethod.takesMessages() ? message : message.payload());
+				if (result != null && !result.isSuccess()) {
+					failed.add(message);
+					cause = (result.cause() != null) ? result.cause() : cause;
+				}
+			}
+			catch (Exception ex) {
+				failed.add(message);
+				cause = ex;
+			}
+		}
+		return BatchResult.failed(failed, cause);
+	}
+
+	private BatchResult invoke(Object argument) throws Exception {
+		try {
+			return (BatchResult) this.invocable.invoke(this.bean, argument);
+		}
+		catch (InvocationTargetException ex) {
+			Throwable target = ex.getTargetException();
+			if (target instanceof Exception exception) {
+				throw exception;
+			}
+			throw (Error) target;
+		}
+	}
+
+	/** The outcome of converting a slice: messages to deliver and messages that already failed. */
+	private static final class Conversion {
+
+		private final List<Message<Object>> converted = new ArrayList<>();
+
+		private final List<Message<?>> failed = new ArrayList<>();
+
+		private Throwable cause;
+
+	}
+
+}
