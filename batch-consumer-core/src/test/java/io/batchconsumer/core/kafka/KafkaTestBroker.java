@@ -62,10 +62,14 @@ final class KafkaTestBroker implements AutoCloseable {
 	 * Writes {@code perPartition} records to each partition; the value of record {@code i} of a
 	 * partition is {@code value.apply(i)}; keys are {@code key-<i % 7>}.
 	 */
-	void fill(String topic, int partitions, int perPartition, IntFunction<String> value) {
+	void fill(String topic, int partitions, int perPartition, IntFunction<String> value) throws Exception {
 		Map<String, Object> config = new HashMap<>(clientProperties());
 		config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
 		config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+		// On a loaded 2-core machine a request can take long: a request timeout there makes the
+		// producer retry old batches, which the broker then rejects as out of sequence.
+		config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000);
+		config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
 		try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
 				new ByteArraySerializer())) {
 			for (int i = 0; i < perPartition; i++) {
@@ -75,6 +79,13 @@ final class KafkaTestBroker implements AutoCloseable {
 				}
 			}
 			producer.flush();
+		}
+		Map<Integer, Long> expected = new HashMap<>();
+		for (int p = 0; p < partitions; p++) {
+			expected.put(p, (long) perPartition);
+		}
+		if (!endOffsets(topic, partitions).equals(expected)) {
+			throw new IllegalStateException("Filling " + topic + " failed: end offsets " + endOffsets(topic, partitions));
 		}
 	}
 
