@@ -1,6 +1,7 @@
 package io.batchconsumer.core.kafka;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,6 +16,7 @@ import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.PartitionStats;
 import io.batchconsumer.core.SliceListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -151,6 +153,50 @@ class KafkaRebalanceTests {
 		}
 		assertThat(onA.duplicates()).isZero();
 		assertThat(onB.duplicates()).isZero();
+	}
+
+
+	@Test
+	void aPausedPartitionThatTheContainerKeepsStaysPausedThroughARebalance() throws Exception {
+		String topic = "paused";
+		broker.createTopic(topic, 4);
+		ProcessedRecords all = new ProcessedRecords(4, 200);
+		ContainerOptions first = KafkaTransportTests.options("keeper", topic).group("pausing").build();
+		ContainerOptions second = KafkaTransportTests.options("joiner", topic).group("pausing").build();
+		try (KafkaTransport transport = new KafkaTransport(
+				KafkaTransportTests.with(broker.clientProperties(), "heartbeat.interval.ms", 200))) {
+			BatchContainer a = start(transport, first, all);
+			BatchContainer b = null;
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> a.stats().partitions().size() == 4);
+				for (PartitionStats partition : a.stats().partitions()) {
+					a.pause(partition.partition()).get(10, TimeUnit.SECONDS);
+				}
+				b = start(transport, second, all);
+				BatchContainer joined = b;
+				await().atMost(Duration.ofSeconds(30)).until(() -> joined.stats().partitions().size() == 2
+						&& a.stats().partitions().size() == 2);
+				broker.fill(topic, 4, 100, (i) -> "payload-" + i);
+				List<Integer> kept = a.stats().partitions().stream().map((p) -> p.partition().partition()).toList();
+				List<Integer> given = joined.stats().partitions().stream().map((p) -> p.partition().partition()).toList();
+				await().atMost(Duration.ofSeconds(30)).until(() -> given.stream().allMatch((p) -> all.distinct(p) == 100));
+				// Kept partitions are still paused at the consumer: nothing of them is even fetched.
+				await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> a.stats()
+					.partitions()
+					.stream()
+					.allMatch((p) -> p.pausedByUser() && p.fetchedOffset() == -1 && p.buffered() == 0));
+				for (PartitionStats partition : a.stats().partitions()) {
+					a.resume(partition.partition()).get(10, TimeUnit.SECONDS);
+				}
+				await().atMost(Duration.ofSeconds(30)).until(() -> kept.stream().allMatch((p) -> all.distinct(p) == 100));
+			}
+			finally {
+				assertThat(a.stop()).isTrue();
+				if (b != null) {
+					assertThat(b.stop()).isTrue();
+				}
+			}
+		}
 	}
 
 }
