@@ -10,7 +10,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
-import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Transport;
