@@ -15,6 +15,9 @@ import io.batchconsumer.core.RebalanceListener;
  * loss it commits nothing. With the cooperative protocol only the partitions that move are
  * revoked or assigned; the wanted pauses are applied again after every assignment.
  *
+ * <p>Kafka also calls the revoke callback from {@code close()}; by then the engine has drained and
+ * committed everything and forgotten the partitions, so it has nothing left to do.
+ *
  * <p>Threading: called by the consumer on the owner thread. The wakeup gate is closed for the
  * callback, so that workers finishing slices meanwhile cannot break the commit.
  */
@@ -40,19 +43,19 @@ final class RebalanceBridge implements ConsumerRebalanceListener {
 		if (partitions.isEmpty()) {
 			return;
 		}
-		this.wakeups.enterCallback();
+		boolean inPoll = this.wakeups.enterCallback();
 		try {
 			this.listener.onRevoked(KafkaRecords.ours(partitions));
 		}
 		finally {
 			this.paused.forget(partitions);
-			this.wakeups.exitCallback();
+			this.wakeups.exitCallback(inPoll);
 		}
 	}
 
 	@Override
 	public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-		this.wakeups.enterCallback();
+		boolean inPoll = this.wakeups.enterCallback();
 		try {
 			this.paused.forget(partitions);
 			if (!partitions.isEmpty()) {
@@ -61,7 +64,7 @@ final class RebalanceBridge implements ConsumerRebalanceListener {
 			this.paused.reapply(this.consumer);
 		}
 		finally {
-			this.wakeups.exitCallback();
+			this.wakeups.exitCallback(inPoll);
 		}
 	}
 
@@ -70,13 +73,13 @@ final class RebalanceBridge implements ConsumerRebalanceListener {
 		if (partitions.isEmpty()) {
 			return;
 		}
-		this.wakeups.enterCallback();
+		boolean inPoll = this.wakeups.enterCallback();
 		try {
 			this.listener.onLost(KafkaRecords.ours(partitions));
 		}
 		finally {
 			this.paused.forget(partitions);
-			this.wakeups.exitCallback();
+			this.wakeups.exitCallback(inPoll);
 		}
 	}
 

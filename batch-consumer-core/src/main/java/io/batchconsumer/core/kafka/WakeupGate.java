@@ -67,13 +67,25 @@ final class WakeupGate {
 		this.requested = false;
 	}
 
-	/** Closes the gate while the engine runs a rebalance callback inside the poll. */
-	void enterCallback() {
+	/**
+	 * Closes the gate while the engine runs a rebalance callback.
+	 * @return whether it was open: the callback runs inside a poll (not inside {@code close})
+	 */
+	boolean enterCallback() {
+		boolean wasOpen = this.open;
 		this.open = false;
+		return wasOpen;
 	}
 
-	/** Opens it again; a request made meanwhile wakes the poll that goes on. */
-	void exitCallback() {
+	/**
+	 * Opens it again when the callback ran inside a poll; a request made meanwhile wakes the poll
+	 * that goes on.
+	 * @param wasOpen what {@link #enterCallback()} returned
+	 */
+	void exitCallback(boolean wasOpen) {
+		if (!wasOpen) {
+			return;
+		}
 		this.open = true;
 		if (this.requested) {
 			this.consumer.wakeup();
