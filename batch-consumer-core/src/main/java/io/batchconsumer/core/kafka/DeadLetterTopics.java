@@ -1,0 +1,71 @@
+package io.batchconsumer.core.kafka;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes sure a dead-letter topic exists before the first dead letter goes to it: created with the
+ * admin client, with the broker's default partition count and replication factor, the first time
+ * this transport needs it; an existing topic is fine. Where the client may not create topics (no
+ * ACL, a policy) a warning says so once and the send goes ahead: the topic may exist already, or
+ * the broker may create it.
+ *
+ * <p>Threading: thread-safe; two threads may both try to create a topic, and one then finds it
+ * exists.
+ */
+final class DeadLetterTopics {
+
+	private static final Logger logger = LoggerFactory.getLogger(DeadLetterTopics.class);
+
+	private static final long CREATE_TIMEOUT_SECONDS = 10;
+
+	private final SharedClients clients;
+
+	/** Topics known to exist, or that we gave up creating. */
+	private final Set<String> settled = ConcurrentHashMap.newKeySet();
+
+	DeadLetterTopics(SharedClients clients) {
+		this.clients = clients;
+	}
+
+	/**
+	 * The dead-letter topic of a topic.
+	 * @param topic the original topic
+	 * @return {@code <topic>.DLQ}
+	 */
+	static String of(String topic) {
+		return topic + ".DLQ";
+	}
+
+	void ensure(String topic) throws InterruptedException {
+		if (this.settled.contains(topic)) {
+			return;
+		}
+		NewTopic newTopic = new NewTopic(topic, Optional.empty(), Optional.empty());
+		try {
+			this.clients.admin().createTopics(List.of(newTopic)).all().get(CREATE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+			logger.info("Created dead-letter topic {}", topic);
+			this.settled.add(topic);
+		}
+		catch (ExecutionException ex) {
+			if (!(ex.getCause() instanceof TopicExistsException)) {
+				logger.warn("Could not create dead-letter topic {} (the send goes ahead): {}", topic, ex.getCause().toString());
+			}
+			this.settled.add(topic);
+		}
+		catch (java.util.concurrent.TimeoutException ex) {
+			// Not settled: the broker is slow or away, and the send will tell. Try again next time.
+			logger.warn("Creating dead-letter topic {} timed out", topic);
+		}
+	}
+
+}

@@ -1,0 +1,258 @@
+package io.batchconsumer.core.kafka;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.IllegalGenerationException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.batchconsumer.core.ConsumptionMode;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetter;
+import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.RebalanceListener;
+import io.batchconsumer.core.SourceUnavailableException;
+import io.batchconsumer.core.TopicPartition;
+
+/**
+ * A {@link MessageSource} on a {@code KafkaConsumer<String, byte[]>} with manual commits.
+ *
+ * <p>Clustering mode subscribes with the cooperative-sticky assignor: a rebalance revokes only the
+ * partitions that move, and the engine drains and commits them inside the revoke callback; lost
+ * partitions commit nothing. Broadcast mode assigns every partition itself (see
+ * {@link BroadcastAssignment}) in the group {@code <group>-<instance id>}.
+ *
+ * <p>A record the consumer cannot deserialize (a corrupt record; our key and value deserializers
+ * never fail otherwise) is written to the dead letter with whatever bytes the consumer exposes and
+ * skipped with a seek past it. If that write fails, the poll fails with
+ * {@link SourceUnavailableException} and the next poll meets the record again: nothing is lost.
+ *
+ * <p>Threading: like {@code KafkaConsumer}, only the container's owner thread calls it, except
+ * {@link #wakeup()}, which any thread may call. The consumer, the pause set and the end-offset
+ * cache are owned by the owner thread.
+ */
+public final class KafkaMessageSource implements MessageSource {
+
+	private static final Logger logger = LoggerFactory.getLogger(KafkaMessageSource.class);
+
+	/** How long a synchronous commit may take before the broker counts as unreachable. */
+	static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+	/** Commits are tried again after a stray wakeup; more than a few in a row is a bug. */
+	private static final int WAKEUP_RETRIES = 5;
+
+	private final ContainerOptions options;
+
+	private final Consumer<String, byte[]> consumer;
+
+	private final DeadLetterSink unreadableSink;
+
+	private final WakeupGate wakeups;
+
+	private final PausedPartitions paused = new PausedPartitions();
+
+	private final EndOffsetCache endOffsets = new EndOffsetCache();
+
+	private BroadcastAssignment broadcast;
+
+	private RebalanceListener listener;
+
+	/**
+	 * Creates a source on a consumer that was configured by {@link KafkaConfigs#consumer}.
+	 * @param options the container's options
+	 * @param consumer the consumer, which this source owns and closes
+	 * @param unreadableSink where records that cannot be deserialized go, or {@code null} to log and skip them
+	 */
+	KafkaMessageSource(ContainerOptions options, Consumer<String, byte[]> consumer, DeadLetterSink unreadableSink) {
+		this.options = options;
+		this.consumer = consumer;
+		this.unreadableSink = unreadableSink;
+		this.wakeups = new WakeupGate(consumer);
+	}
+
+	@Override
+	public void subscribe(Collection<String> topics, RebalanceListener listener) {
+		this.listener = listener;
+		if (this.options.mode() == ConsumptionMode.BROADCAST) {
+			this.broadcast = new BroadcastAssignment(List.copyOf(topics), System.nanoTime());
+		}
+		else {
+			this.consumer.subscribe(topics, new RebalanceBridge(this.consumer, listener, this.paused, this.wakeups));
+		}
+	}
+
+	@Override
+	public List<Message<byte[]>> poll(Duration timeout) {
+		if (this.broadcast != null) {
+			assignBroadcast();
+			if (this.consumer.assignment().isEmpty()) {
+				this.wakeups.park(timeout.toNanos());
+				return List.of();
+			}
+		}
+		ConsumerRecords<String, byte[]> records = fetch(timeout);
+		this.endOffsets.refreshIfDue(this.consumer, System.nanoTime());
+		if (records.isEmpty()) {
+			return List.of();
+		}
+		List<Message<byte[]>> messages = new ArrayList<>(records.count());
+		for (ConsumerRecord<String, byte[]> record : records) {
+			messages.add(KafkaRecords.message(record));
+		}
+		return messages;
+	}
+
+	private ConsumerRecords<String, byte[]> fetch(Duration timeout) {
+		if (!this.wakeups.enterPoll()) {
+			return ConsumerRecords.empty();
+		}
+		RecordDeserializationException unreadable;
+		try {
+			return this.consumer.poll(timeout);
+		}
+		catch (WakeupException ex) {
+			return ConsumerRecords.empty();
+		}
+		catch (RecordDeserializationException ex) {
+			unreadable = ex;
+		}
+		finally {
+			this.wakeups.exitPoll();
+		}
+		skipUnreadable(unreadable);
+		return ConsumerRecords.empty();
+	}
+
+	private void skipUnreadable(RecordDeserializationException ex) {
+		Message<byte[]> message = KafkaRecords.unreadable(ex);
+		if (this.unreadableSink == null) {
+			logger.warn("{} of container '{}' cannot be deserialized and dead letters are off: it is skipped", message,
+					this.options.id());
+		}
+		else {
+			logger.warn("{} of container '{}' cannot be deserialized: it goes to the dead letter and is skipped", message,
+					this.options.id());
+			try {
+				this.unreadableSink.send(DeadLetter.of(message, 1, ex));
+			}
+			catch (Exception failure) {
+				throw new SourceUnavailableException("Dead letter of unreadable " + message + " failed; it is tried again",
+						failure);
+			}
+		}
+		this.consumer.seek(ex.topicPartition(), ex.offset() + 1);
+	}
+
+	private void assignBroadcast() {
+		List<org.apache.kafka.common.TopicPartition> added = this.broadcast.refreshIfDue(this.consumer, System.nanoTime());
+		if (!added.isEmpty()) {
+			this.paused.forget(added);
+			this.listener.onAssigned(KafkaRecords.ours(added));
+			this.paused.reapply(this.consumer);
+		}
+	}
+
+	@Override
+	public void pause(Collection<TopicPartition> partitions) {
+		this.paused.pause(this.consumer, KafkaRecords.kafka(partitions));
+	}
+
+	@Override
+	public void resume(Collection<TopicPartition> partitions) {
+		this.paused.resume(this.consumer, KafkaRecords.kafka(partitions));
+	}
+
+	@Override
+	public void seek(TopicPartition partition, long offset) {
+		this.consumer.seek(KafkaRecords.kafka(partition), offset);
+	}
+
+	@Override
+	public void commitSync(Map<TopicPartition, Long> offsets) {
+		Map<org.apache.kafka.common.TopicPartition, OffsetAndMetadata> kafkaOffsets = KafkaRecords.offsets(offsets);
+		for (int attempt = 1;; attempt++) {
+			try {
+				this.consumer.commitSync(kafkaOffsets, COMMIT_TIMEOUT);
+				return;
+			}
+			catch (WakeupException ex) {
+				// A wakeup meant for a poll slipped through the gate; the commit still has to happen.
+				if (attempt >= WAKEUP_RETRIES) {
+					throw new IllegalStateException("Commit of " + offsets + " was woken up " + attempt + " times", ex);
+				}
+			}
+			catch (KafkaException ex) {
+				throw commitFailure(offsets, ex);
+			}
+		}
+	}
+
+	@Override
+	public void commitAsync(Map<TopicPartition, Long> offsets,
+			BiConsumer<Map<TopicPartition, Long>, Throwable> callback) {
+		try {
+			// Kafka runs the callback on the thread that polls or commits next: the owner thread.
+			this.consumer.commitAsync(KafkaRecords.offsets(offsets),
+					(committed, error) -> callback.accept(offsets, (error != null) ? commitFailure(offsets, error) : null));
+		}
+		catch (KafkaException ex) {
+			callback.accept(offsets, commitFailure(offsets, ex));
+		}
+	}
+
+	/**
+	 * Maps a failed commit to what the engine logs and counts: unreachable when it timed out;
+	 * rejected when the group moved on (the partitions may belong to another consumer now, which
+	 * reads from the last committed position: no loss).
+	 */
+	static RuntimeException commitFailure(Map<TopicPartition, Long> offsets, Exception ex) {
+		Throwable cause = (ex.getCause() instanceof KafkaException) ? ex.getCause() : ex;
+		if (ex instanceof TimeoutException || cause instanceof TimeoutException) {
+			return new SourceUnavailableException("Commit of " + offsets + " timed out: " + ex.getMessage(), ex);
+		}
+		if (ex instanceof CommitFailedException || ex instanceof RebalanceInProgressException
+				|| ex instanceof FencedInstanceIdException || ex instanceof UnknownMemberIdException
+				|| ex instanceof IllegalGenerationException) {
+			return new IllegalStateException("Commit of " + offsets + " was rejected by the group: " + ex, ex);
+		}
+		return (ex instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex);
+	}
+
+	@Override
+	public Map<TopicPartition, Long> endOffsets() {
+		return this.endOffsets.get();
+	}
+
+	@Override
+	public void wakeup() {
+		this.wakeups.request();
+	}
+
+	@Override
+	public void close() {
+		this.consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+	}
+
+}

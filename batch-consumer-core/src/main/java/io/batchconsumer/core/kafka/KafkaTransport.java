@@ -1,0 +1,128 @@
+package io.batchconsumer.core.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.Transport;
+
+/**
+ * The Kafka transport: sources on {@code KafkaConsumer}s (one per container), dead letters to
+ * {@code <topic>.DLQ} and a producer, over plain client properties ({@code bootstrap.servers},
+ * security, tuning; the starter passes {@code spring.kafka.*}).
+ *
+ * <p>The transport sets what its guarantees depend on, whatever the properties say: manual
+ * commits, String keys and {@code byte[]} values (payload types are converted by the starter, so a
+ * payload that does not convert is a listener failure that ends in the dead letter, never a
+ * blocked partition), the container's group, the cooperative-sticky assignor (unless
+ * {@code group.protocol=consumer}, which is incremental by itself), {@code max.poll.records} =
+ * pull batch size, {@code client.id = batch-consumer-<id>}; {@code auto.offset.reset} is
+ * {@code earliest} and {@code allow.auto.create.topics} is {@code false} unless set. The producer
+ * uses {@code acks=all} and idempotence.
+ *
+ * <p>Broadcast mode keeps offsets per instance in the group {@code <group>-<instance id>}; the
+ * instance id is {@link #INSTANCE_ID} when given, otherwise the host name, so two instances on one
+ * host must each be given one.
+ *
+ * <p>Threading: thread-safe. Close it after the containers that use it stopped.
+ */
+public final class KafkaTransport implements Transport, AutoCloseable {
+
+	/** Client property naming this instance in broadcast mode; removed before the clients see the properties. */
+	public static final String INSTANCE_ID = "batch-consumer.instance-id";
+
+	private static final Duration DEAD_LETTER_TIMEOUT = Duration.ofSeconds(30);
+
+	private final Map<String, Object> clientProperties;
+
+	private final String instanceId;
+
+	private final SharedClients clients;
+
+	private final DeadLetterTopics deadLetterTopics;
+
+	private final KafkaBatchProducer producer;
+
+	/**
+	 * Creates a transport that sends {@code byte[]} and {@code String} payloads only.
+	 * @param clientProperties Kafka client properties: at least {@code bootstrap.servers}
+	 */
+	public KafkaTransport(Map<String, Object> clientProperties) {
+		this(clientProperties, KafkaTransport::unsupported);
+	}
+
+	/**
+	 * Creates a transport with a serializer for payloads other than {@code byte[]} and {@code String}.
+	 * @param clientProperties Kafka client properties: at least {@code bootstrap.servers}
+	 * @param payloadSerializer turns other payloads into bytes (the starter plugs in JSON)
+	 */
+	public KafkaTransport(Map<String, Object> clientProperties, Function<Object, byte[]> payloadSerializer) {
+		Objects.requireNonNull(payloadSerializer, "payloadSerializer");
+		this.clientProperties = Map.copyOf(Objects.requireNonNull(clientProperties, "clientProperties"));
+		this.instanceId = KafkaConfigs.instanceId(this.clientProperties);
+		this.clients = new SharedClients(this.clientProperties);
+		this.deadLetterTopics = new DeadLetterTopics(this.clients);
+		this.producer = new KafkaBatchProducer(this.clients, (payload) -> serialize(payload, payloadSerializer));
+	}
+
+	@Override
+	public MessageSource createSource(ContainerOptions options) {
+		Map<String, Object> config = KafkaConfigs.consumer(this.clientProperties, options, this.instanceId);
+		KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+				new ByteArrayDeserializer());
+		return new KafkaMessageSource(options, consumer, options.deadLetterEnabled() ? deadLetterSink(options) : null);
+	}
+
+	@Override
+	public KafkaDeadLetterSink deadLetterSink(ContainerOptions options) {
+		return new KafkaDeadLetterSink(this.clients, this.deadLetterTopics, DEAD_LETTER_TIMEOUT);
+	}
+
+	@Override
+	public KafkaBatchProducer producer() {
+		return this.producer;
+	}
+
+	/**
+	 * This instance's id, part of the group in broadcast mode.
+	 * @return the id
+	 */
+	public String instanceId() {
+		return this.instanceId;
+	}
+
+	/** Closes the shared producer and admin client. */
+	@Override
+	public void close() {
+		this.clients.close();
+	}
+
+	private static byte[] serialize(Object payload, Function<Object, byte[]> serializer) {
+		if (payload instanceof byte[] bytes) {
+			return bytes;
+		}
+		if (payload instanceof String text) {
+			return text.getBytes(StandardCharsets.UTF_8);
+		}
+		byte[] bytes = serializer.apply(payload);
+		if (bytes == null) {
+			throw new IllegalArgumentException("The payload serializer returned null for a "
+					+ payload.getClass().getName());
+		}
+		return bytes;
+	}
+
+	private static byte[] unsupported(Object payload) {
+		throw new IllegalArgumentException("A payload of type " + payload.getClass().getName()
+				+ " cannot be sent: pass byte[] or String, or give the KafkaTransport a payload serializer");
+	}
+
+}

@@ -1,0 +1,153 @@
+package io.batchconsumer.core.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * One in-process KRaft broker for a test class, with helpers to create topics, fill them fast and
+ * read group offsets and end offsets with the admin client.
+ */
+final class KafkaTestBroker implements AutoCloseable {
+
+	private final EmbeddedKafkaKraftBroker broker;
+
+	private final Admin admin;
+
+	KafkaTestBroker() {
+		this.broker = new EmbeddedKafkaKraftBroker(1, 1);
+		this.broker.afterPropertiesSet();
+		this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap()));
+	}
+
+	String bootstrap() {
+		return this.broker.getBrokersAsString();
+	}
+
+	Map<String, Object> clientProperties() {
+		Map<String, Object> properties = new HashMap<>();
+		properties.put("bootstrap.servers", bootstrap());
+		return properties;
+	}
+
+	void createTopic(String topic, int partitions) throws Exception {
+		this.admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Writes {@code perPartition} records to each partition; the value of record {@code i} of a
+	 * partition is {@code value.apply(i)}; keys are {@code key-<i % 7>}.
+	 */
+	void fill(String topic, int partitions, int perPartition, IntFunction<String> value) throws Exception {
+		Map<String, Object> config = new HashMap<>(clientProperties());
+		config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+		config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+		// On a loaded 2-core machine the idempotent producer twice had its first batch rejected as
+		// out of sequence (OutOfOrderSequenceException from the embedded broker) and left a
+		// partition short. Test data does not need idempotence: one request in flight keeps the
+		// order, a long request timeout keeps retries (and so duplicates) away, and the end offsets
+		// are checked below.
+		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+		config.put(ProducerConfig.ACKS_CONFIG, "1");
+		config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+		config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000);
+		config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
+		try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
+				new ByteArraySerializer())) {
+			for (int i = 0; i < perPartition; i++) {
+				byte[] bytes = value.apply(i).getBytes(StandardCharsets.UTF_8);
+				for (int p = 0; p < partitions; p++) {
+					producer.send(new ProducerRecord<>(topic, p, "key-" + (i % 7), bytes));
+				}
+			}
+			producer.flush();
+		}
+		Map<Integer, Long> expected = new HashMap<>();
+		for (int p = 0; p < partitions; p++) {
+			expected.put(p, (long) perPartition);
+		}
+		if (!endOffsets(topic, partitions).equals(expected)) {
+			throw new IllegalStateException("Filling " + topic + " failed: end offsets " + endOffsets(topic, partitions));
+		}
+	}
+
+	/** The committed position per partition of a group, as the broker stores it. */
+	Map<Integer, Long> committed(String group, String topic) throws Exception {
+		Map<TopicPartition, OffsetAndMetadata> offsets = this.admin.listConsumerGroupOffsets(group)
+			.partitionsToOffsetAndMetadata()
+			.get(30, TimeUnit.SECONDS);
+		Map<Integer, Long> result = new HashMap<>();
+		offsets.forEach((partition, offset) -> {
+			if (partition.topic().equals(topic) && offset != null) {
+				result.put(partition.partition(), offset.offset());
+			}
+		});
+		return result;
+	}
+
+	/** The end offset per partition of a topic. */
+	Map<Integer, Long> endOffsets(String topic, int partitions) throws Exception {
+		Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+		for (int p = 0; p < partitions; p++) {
+			request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+		}
+		return this.admin.listOffsets(request)
+			.all()
+			.get(30, TimeUnit.SECONDS)
+			.entrySet()
+			.stream()
+			.collect(Collectors.toMap((e) -> e.getKey().partition(), (e) -> e.getValue().offset()));
+	}
+
+	Set<String> topics() throws Exception {
+		return this.admin.listTopics().names().get(30, TimeUnit.SECONDS);
+	}
+
+	/** Reads every record of a topic that is there within the timeout (for dead-letter topics). */
+	List<ConsumerRecord<String, byte[]>> readAll(String topic, int expected, Duration timeout) {
+		Map<String, Object> config = new HashMap<>(clientProperties());
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		config.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + System.nanoTime());
+		List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+		try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+				new ByteArrayDeserializer())) {
+			consumer.subscribe(List.of(topic));
+			long deadline = System.nanoTime() + timeout.toNanos();
+			while (records.size() < expected && System.nanoTime() < deadline) {
+				consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+			}
+		}
+		return records;
+	}
+
+	@Override
+	public void close() {
+		this.admin.close(Duration.ofSeconds(5));
+		this.broker.destroy();
+	}
+
+}

@@ -1,0 +1,213 @@
+package io.batchconsumer.core.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.Ordering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The Kafka source, dead-letter sink and engine together against an in-process broker.
+ */
+class KafkaTransportTests {
+
+	/** Records per partition of the volume test; {@code -Dkafka.soak.records=1000000} for a soak run. */
+	private static final int VOLUME = Integer.getInteger("kafka.soak.records", 100_000);
+
+	private static KafkaTestBroker broker;
+
+	private static KafkaTransport transport;
+
+	@BeforeAll
+	static void startBroker() {
+		broker = new KafkaTestBroker();
+		transport = new KafkaTransport(broker.clientProperties());
+	}
+
+	@AfterAll
+	static void stopBroker() {
+		transport.close();
+		broker.close();
+	}
+
+	static ContainerOptions.Builder options(String id, String topic) {
+		return ContainerOptions.builder(id)
+			.topics(topic)
+			.group("group-" + topic)
+			.retryBackoff(Duration.ofMillis(1))
+			.retryMaxBackoff(Duration.ofMillis(5))
+			.pollTimeout(Duration.ofMillis(100))
+			.shutdownTimeout(Duration.ofSeconds(10))
+			.commitInterval(Duration.ofMillis(100));
+	}
+
+	private static BatchContainer start(ContainerOptions options, io.batchconsumer.core.SliceListener listener) {
+		BatchContainer container = new BatchContainer(options, transport.createSource(options), listener,
+				transport.deadLetterSink(options));
+		container.start();
+		return container;
+	}
+
+	@Test
+	void processesEveryRecordOfSixPartitionsAndCommitsTheEndOffsets() throws Exception {
+		String topic = "volume";
+		int perPartition = VOLUME / 6;
+		broker.createTopic(topic, 6);
+		broker.fill(topic, 6, perPartition, (i) -> "payload-" + i);
+		ProcessedRecords processed = new ProcessedRecords(6, perPartition);
+		ContainerOptions options = options("volume", topic).ordering(Ordering.UNORDERED)
+			.threadSize(4)
+			.consumerBatchSize(100)
+			.pullBatchSize(500)
+			.build();
+		BatchContainer container = start(options, processed);
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> processed.distinct() == 6L * perPartition);
+			Map<Integer, Long> ends = broker.endOffsets(topic, 6);
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(
+					() -> assertThat(broker.committed(options.group(), topic)).isEqualTo(ends));
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(container.stats().partitions())
+				.allSatisfy((p) -> assertThat(p.endOffset()).isEqualTo(ends.get(p.partition().partition()))));
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+		assertThat(processed.duplicates()).isZero();
+	}
+
+	@Test
+	void aBlockedRecordHoldsBackOnlyItsPartition() throws Exception {
+		String topic = "blocked";
+		broker.createTopic(topic, 3);
+		broker.fill(topic, 3, 2_000, (i) -> "payload-" + i);
+		CountDownLatch release = new CountDownLatch(1);
+		ContainerOptions options = options("blocked", topic).ordering(Ordering.UNORDERED).threadSize(4).build();
+		BatchContainer container = start(options, (slice) -> {
+			for (Message<byte[]> message : slice) {
+				if (message.partition() == 1 && message.offset() == 500) {
+					release.await(60, TimeUnit.SECONDS);
+				}
+			}
+			return BatchResult.success();
+		});
+		try {
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				Map<Integer, Long> committed = broker.committed(options.group(), topic);
+				assertThat(committed).containsEntry(0, 2_000L).containsEntry(2, 2_000L);
+			});
+			assertThat(broker.committed(options.group(), topic).getOrDefault(1, 0L)).isLessThanOrEqualTo(500L);
+			release.countDown();
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(broker.committed(options.group(), topic)).containsEntry(1, 2_000L));
+		}
+		finally {
+			release.countDown();
+			assertThat(container.stop()).isTrue();
+		}
+	}
+
+	@Test
+	void aPoisonRecordGoesToTheDeadLetterTopicWithItsHeadersAndThePartitionMovesOn() throws Exception {
+		String topic = "poison";
+		broker.createTopic(topic, 2);
+		broker.fill(topic, 2, 100, (i) -> (i == 42) ? "poison" : "payload-" + i);
+		ContainerOptions options = options("poison", topic).retryMaxAttempts(2).build();
+		BatchContainer container = start(options, (slice) -> {
+			List<Message<byte[]>> poison = slice.stream()
+				.filter((message) -> new String(message.payload(), StandardCharsets.UTF_8).equals("poison"))
+				.toList();
+			return poison.isEmpty() ? BatchResult.success() : BatchResult.failed(poison,
+					new IllegalStateException("cannot digest offset " + poison.get(0).offset()));
+		});
+		try {
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+					broker.committed(options.group(), topic)).isEqualTo(Map.of(0, 100L, 1, 100L)));
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+		List<ConsumerRecord<String, byte[]>> dead = broker.readAll(topic + ".DLQ", 2, Duration.ofSeconds(20));
+		assertThat(dead).hasSize(2).allSatisfy((record) -> {
+			assertThat(record.key()).isEqualTo("key-0");
+			assertThat(new String(record.value(), StandardCharsets.UTF_8)).isEqualTo("poison");
+			assertThat(header(record, "bc-original-topic")).isEqualTo(topic);
+			assertThat(header(record, "bc-original-offset")).isEqualTo("42");
+			assertThat(header(record, "bc-attempts")).isEqualTo("2");
+			assertThat(header(record, "bc-error-class")).isEqualTo(IllegalStateException.class.getName());
+			assertThat(header(record, "bc-error-message")).isEqualTo("cannot digest offset 42");
+		});
+		assertThat(dead).extracting((record) -> header(record, "bc-original-partition"))
+			.containsExactlyInAnyOrder("0", "1");
+	}
+
+	@Test
+	void aRecordThatCannotBeDeserializedGoesToTheDeadLetterTopicAndIsSkipped() throws Exception {
+		String topic = "unreadable";
+		broker.createTopic(topic, 1);
+		broker.fill(topic, 1, 50, (i) -> "payload-" + i);
+		ContainerOptions options = options("unreadable", topic).build();
+		// key-3 stands for a corrupt record: a key the consumer fails to deserialize (offsets 3, 10, ...).
+		Deserializer<String> keys = (t, bytes) -> {
+			String key = new StringDeserializer().deserialize(t, bytes);
+			if ("key-3".equals(key)) {
+				throw new IllegalArgumentException("corrupt key");
+			}
+			return key;
+		};
+		Map<String, Object> config = KafkaConfigs.consumer(broker.clientProperties(), options, "test");
+		KafkaMessageSource source = new KafkaMessageSource(options,
+				new KafkaConsumer<>(config, keys, new ByteArrayDeserializer()), transport.deadLetterSink(options));
+		ProcessedRecords processed = new ProcessedRecords(1, 50);
+		BatchContainer container = new BatchContainer(options, source, processed, transport.deadLetterSink(options));
+		container.start();
+		try {
+			await().atMost(Duration.ofSeconds(30)).until(() -> processed.distinct() == 43);
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(
+					() -> assertThat(broker.committed(options.group(), topic)).isEqualTo(Map.of(0, 50L)));
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+		List<ConsumerRecord<String, byte[]>> dead = broker.readAll(topic + ".DLQ", 7, Duration.ofSeconds(20));
+		assertThat(dead).hasSize(7).allSatisfy((record) -> {
+			assertThat(record.key()).isEqualTo("key-3");
+			assertThat(header(record, "bc-error-class")).isEqualTo(RecordDeserializationException.class.getName());
+			assertThat(new String(record.value(), StandardCharsets.UTF_8))
+				.isEqualTo("payload-" + header(record, "bc-original-offset"));
+		});
+	}
+
+	static String header(ConsumerRecord<?, ?> record, String name) {
+		Header header = record.headers().lastHeader(name);
+		return (header != null) ? new String(header.value(), StandardCharsets.UTF_8) : null;
+	}
+
+	static Map<String, Object> with(Map<String, Object> properties, String key, Object value) {
+		Map<String, Object> copy = new HashMap<>(properties);
+		copy.put(key, value);
+		return copy;
+	}
+
+}
