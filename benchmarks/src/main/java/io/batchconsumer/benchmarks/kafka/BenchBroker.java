@@ -1,0 +1,108 @@
+package io.batchconsumer.benchmarks.kafka;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+import io.batchconsumer.benchmarks.Records;
+import io.batchconsumer.benchmarks.Scenario;
+
+/**
+ * One in-process KRaft broker for the whole run, and the topic of each scenario, filled once.
+ *
+ * <p>Threading: used by the runner thread only.
+ */
+public final class BenchBroker implements AutoCloseable {
+
+	private final EmbeddedKafkaKraftBroker broker;
+
+	private final Admin admin;
+
+	/** Starts the broker (about 1.5 s). */
+	public BenchBroker() {
+		this.broker = new EmbeddedKafkaKraftBroker(1, 1);
+		// A new classic group otherwise waits 3 s for more members before its first assignment.
+		this.broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
+		this.broker.afterPropertiesSet();
+		this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap()));
+	}
+
+	/** @return the bootstrap servers */
+	public String bootstrap() {
+		return this.broker.getBrokersAsString();
+	}
+
+	/**
+	 * Creates the scenario's topic and writes its records, unless the topic exists already.
+	 * @param scenario the scenario
+	 * @throws Exception when the broker fails
+	 */
+	public void fill(Scenario scenario) throws Exception {
+		if (this.admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(scenario.topic())) {
+			return;
+		}
+		this.admin.createTopics(List.of(new NewTopic(scenario.topic(), scenario.partitions(), (short) 1)))
+			.all()
+			.get(30, TimeUnit.SECONDS);
+		Map<String, Object> config = new HashMap<>();
+		config.put("bootstrap.servers", bootstrap());
+		config.put(ProducerConfig.LINGER_MS_CONFIG, 10);
+		config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+		config.put(ProducerConfig.ACKS_CONFIG, "1");
+		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+		config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+		config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000);
+		config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
+		long start = System.nanoTime();
+		try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
+				new ByteArraySerializer())) {
+			for (long i = 0; i < scenario.records(); i++) {
+				producer.send(new ProducerRecord<>(scenario.topic(), (int) (i % scenario.partitions()),
+						Records.key(i, scenario.keys()), Records.value(i, scenario.payloadBytes())));
+			}
+			producer.flush();
+		}
+		long written = endOffsets(scenario);
+		if (written != scenario.records()) {
+			throw new IllegalStateException("Filling " + scenario.topic() + " wrote " + written + " records, not "
+					+ scenario.records());
+		}
+		System.out.printf("filled %s: %,d records of %d B over %d partitions in %d ms%n", scenario.topic(),
+				scenario.records(), scenario.payloadBytes(), scenario.partitions(),
+				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+	}
+
+	private long endOffsets(Scenario scenario) throws Exception {
+		Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+		for (int p = 0; p < scenario.partitions(); p++) {
+			request.put(new TopicPartition(scenario.topic(), p), OffsetSpec.latest());
+		}
+		return this.admin.listOffsets(request)
+			.all()
+			.get(30, TimeUnit.SECONDS)
+			.values()
+			.stream()
+			.mapToLong((info) -> info.offset())
+			.sum();
+	}
+
+	@Override
+	public void close() {
+		this.admin.close(Duration.ofSeconds(5));
+		this.broker.destroy();
+	}
+
+}

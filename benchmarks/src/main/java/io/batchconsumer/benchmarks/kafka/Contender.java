@@ -1,0 +1,44 @@
+package io.batchconsumer.benchmarks.kafka;
+
+import io.batchconsumer.benchmarks.Scenario;
+import io.batchconsumer.benchmarks.Tally;
+
+/**
+ * A way of consuming a topic: starts on a scenario's topic with a fresh group, does each record's
+ * work and reports every processed record to the tally.
+ */
+public interface Contender {
+
+	/** @return the name in the table */
+	String name();
+
+	/**
+	 * Starts consuming.
+	 * @param scenario the scenario
+	 * @param group a consumer group no one used before
+	 * @param tally where processed records go
+	 * @return the running consumer, closed by the runner
+	 * @throws Exception when it cannot start
+	 */
+	Running start(Scenario scenario, String group, Tally tally) throws Exception;
+
+	/**
+	 * A started contender.
+	 */
+	interface Running extends AutoCloseable {
+
+		/**
+		 * Records fetched and not yet processed, where the contender tells.
+		 * @return the count, or -1 when unknown
+		 */
+		default long buffered() {
+			return -1;
+		}
+
+		/** Stops and releases everything. */
+		@Override
+		void close();
+
+	}
+
+}

@@ -1,0 +1,178 @@
+package io.batchconsumer.benchmarks.kafka;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import io.confluent.parallelconsumer.ParallelConsumerOptions.ProcessingOrder;
+import org.HdrHistogram.Histogram;
+
+import io.batchconsumer.benchmarks.Blocker;
+import io.batchconsumer.benchmarks.HeapSampler;
+import io.batchconsumer.benchmarks.RunResult;
+import io.batchconsumer.benchmarks.RunnerOptions;
+import io.batchconsumer.benchmarks.Scenario;
+import io.batchconsumer.benchmarks.Tally;
+import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.kafka.KafkaTransport;
+
+/**
+ * Runs the Kafka scenarios: fills a scenario's topic once, gives every contender one warm-up run,
+ * then measured rounds in which the contenders take turns (the starting contender rotates each
+ * round), each run reading the whole topic with a fresh group.
+ *
+ * <p>Threading: used by the runner thread only.
+ */
+public final class KafkaBench implements AutoCloseable {
+
+	private static final double MIB = 1024.0 * 1024.0;
+
+	private final RunnerOptions options;
+
+	private final Consumer<RunResult> progress;
+
+	private final BenchBroker broker;
+
+	private final KafkaTransport transport;
+
+	private final List<Contender> contenders;
+
+	private int runs;
+
+	/**
+	 * Starts the broker and builds the contenders.
+	 * @param options the runner options
+	 * @param progress told of every measured run as it ends
+	 */
+	public KafkaBench(RunnerOptions options, Consumer<RunResult> progress) {
+		this.options = options;
+		this.progress = progress;
+		this.broker = new BenchBroker();
+		this.transport = new KafkaTransport(Map.of("bootstrap.servers", this.broker.bootstrap()));
+		String bootstrap = this.broker.bootstrap();
+		this.contenders = List.of(new PlainConsumerContender(bootstrap), new SpringKafkaContender(bootstrap),
+				new ParallelConsumerContender(bootstrap, ProcessingOrder.UNORDERED),
+				new ParallelConsumerContender(bootstrap, ProcessingOrder.KEY), new BarrierContender(bootstrap),
+				new BatchConsumerContender(this.transport, Ordering.UNORDERED),
+				new BatchConsumerContender(this.transport, Ordering.KEY),
+				new BatchConsumerContender(this.transport, Ordering.PARTITION));
+	}
+
+	/**
+	 * Runs a throughput scenario (1–3).
+	 * @param scenario the scenario
+	 * @return every measured run
+	 * @throws Exception when the broker fails
+	 */
+	public List<RunResult> run(Scenario scenario) throws Exception {
+		this.broker.fill(scenario);
+		if (!this.options.warmUp().isZero()) {
+			for (Contender contender : this.contenders) {
+				measure(contender, scenario, 0, this.options.warmUp());
+			}
+		}
+		List<RunResult> results = new ArrayList<>();
+		for (int round = 1; round <= this.options.rounds(); round++) {
+			for (int i = 0; i < this.contenders.size(); i++) {
+				Contender contender = this.contenders.get((i + round - 1) % this.contenders.size());
+				RunResult result = measure(contender, scenario, round, this.options.maxRun());
+				results.add(result);
+				this.progress.accept(result);
+			}
+		}
+		return results;
+	}
+
+	private RunResult measure(Contender contender, Scenario scenario, int round, Duration cap) throws Exception {
+		Tally tally = new Tally(scenario.records());
+		try (HeapSampler heap = new HeapSampler()) {
+			long start = System.nanoTime();
+			Contender.Running running = contender.start(scenario, group(scenario, round), tally);
+			boolean complete = tally.await(cap);
+			long end = complete ? tally.lastNanos() : System.nanoTime();
+			running.close();
+			long first = tally.firstNanos();
+			double seconds = (first == 0) ? Double.NaN : (end - first) / 1e9;
+			Histogram latency = tally.latencyMicros();
+			boolean any = latency.getTotalCount() > 0;
+			return new RunResult(scenario.number(), contender.name(), round, scenario.records(), tally.distinct(),
+					tally.duplicates(), (first == 0) ? 0 : tally.distinct() / seconds,
+					(first == 0) ? Double.NaN : (first - start) / 1e6,
+					any ? latency.getValueAtPercentile(50) / 1e3 : Double.NaN,
+					any ? latency.getValueAtPercentile(99) / 1e3 : Double.NaN, heap.peakAboveBaseline() / MIB,
+					Double.NaN, -1, complete ? "" : "stopped after " + cap.toSeconds() + " s");
+		}
+	}
+
+	/**
+	 * Runs the memory scenario (5): each contender starts in front of the full topic with a listener
+	 * that blocks; after the hold time the heap is collected and measured, then the listener is
+	 * released and the contender stopped.
+	 * @param blockerFactory the memory scenario around a fresh blocker, one per run
+	 * @return one run per contender
+	 * @throws Exception when the broker fails
+	 */
+	public List<RunResult> runMemory(Function<Blocker, Scenario> blockerFactory) throws Exception {
+		List<RunResult> results = new ArrayList<>();
+		for (Contender contender : this.contenders) {
+			Blocker blocker = new Blocker();
+			Scenario scenario = blockerFactory.apply(blocker);
+			this.broker.fill(scenario);
+			Tally tally = new Tally(scenario.records());
+			try (HeapSampler heap = new HeapSampler()) {
+				Contender.Running running = contender.start(scenario, group(scenario, 1), tally);
+				heap.watch(running::buffered);
+				Thread.sleep(this.options.hold().toMillis());
+				long retained = HeapSampler.settledHeap() - heap.baseline();
+				long buffered = heap.peakGauge();
+				long processed = tally.distinct();
+				blocker.release();
+				running.close();
+				RunResult result = new RunResult(scenario.number(), contender.name(), 1, scenario.records(),
+						processed, tally.duplicates(), Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+						heap.peakAboveBaseline() / MIB, retained / MIB, buffered, memoryNote(contender, scenario));
+				results.add(result);
+				this.progress.accept(result);
+			}
+		}
+		return results;
+	}
+
+	private static String memoryNote(Contender contender, Scenario scenario) {
+		if (!(contender instanceof BatchConsumerContender)) {
+			return "";
+		}
+		long[] bounds = backlogBounds(scenario);
+		return String.format("limits: pull-threshold-for-queue x partitions + one pull = %,d; "
+				+ "(pull-threshold-for-queue + one pull) x partitions = %,d", bounds[0], bounds[1]);
+	}
+
+	/**
+	 * The two backlog limits of ours in a scenario: {@code threshold × partitions + pull batch} (one
+	 * pull over all partitions), and {@code (threshold + pull batch) × partitions} (flow control
+	 * looks at each partition before a poll, and one poll may bring a whole pull batch to one
+	 * partition).
+	 * @param scenario the scenario
+	 * @return the two limits, tighter first
+	 */
+	public static long[] backlogBounds(Scenario scenario) {
+		var options = BatchConsumerContender.options(scenario, "bound", Ordering.UNORDERED);
+		long threshold = options.pullThresholdForQueue();
+		long pull = options.pullBatchSize();
+		return new long[] { threshold * scenario.partitions() + pull, (threshold + pull) * scenario.partitions() };
+	}
+
+	private String group(Scenario scenario, int round) {
+		return "s" + scenario.number() + "-r" + round + "-" + (++this.runs);
+	}
+
+	@Override
+	public void close() {
+		this.transport.close();
+		this.broker.close();
+	}
+
+}

@@ -1,0 +1,90 @@
+package io.batchconsumer.benchmarks.kafka;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+
+import io.batchconsumer.benchmarks.Records;
+import io.batchconsumer.benchmarks.Scenario;
+import io.batchconsumer.benchmarks.Tally;
+
+/**
+ * A plain {@code KafkaConsumer} poll loop: the limit at zero work. Records are processed one by
+ * one in the poll thread; positions are committed asynchronously about once a second.
+ *
+ * <p>Threading: one thread, {@code plain-<group>}, owns the consumer.
+ */
+final class PlainConsumerContender implements Contender {
+
+	private final String bootstrap;
+
+	PlainConsumerContender(String bootstrap) {
+		this.bootstrap = bootstrap;
+	}
+
+	@Override
+	public String name() {
+		return "plain KafkaConsumer";
+	}
+
+	@Override
+	public Running start(Scenario scenario, String group, Tally tally) {
+		Loop loop = new Loop(KafkaClients.consumer(this.bootstrap, group, scenario), scenario, tally);
+		Thread thread = new Thread(loop, "plain-" + group);
+		thread.start();
+		return () -> {
+			loop.running = false;
+			join(thread);
+		};
+	}
+
+	static void join(Thread thread) {
+		try {
+			thread.join(30_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static final class Loop implements Runnable {
+
+		private final KafkaConsumer<String, byte[]> consumer;
+
+		private final Scenario scenario;
+
+		private final Tally tally;
+
+		/** Set by the runner thread to stop the loop. */
+		volatile boolean running = true;
+
+		Loop(KafkaConsumer<String, byte[]> consumer, Scenario scenario, Tally tally) {
+			this.consumer = consumer;
+			this.scenario = scenario;
+			this.tally = tally;
+		}
+
+		@Override
+		public void run() {
+			try (this.consumer) {
+				this.consumer.subscribe(List.of(this.scenario.topic()));
+				long nextCommit = System.nanoTime() + 1_000_000_000L;
+				while (this.running) {
+					for (ConsumerRecord<String, byte[]> record : this.consumer.poll(Duration.ofMillis(100))) {
+						long index = Records.index(record.value());
+						this.scenario.work().perform(index);
+						this.tally.processed(index);
+					}
+					if (System.nanoTime() - nextCommit > 0) {
+						this.consumer.commitAsync();
+						nextCommit = System.nanoTime() + 1_000_000_000L;
+					}
+				}
+			}
+		}
+
+	}
+
+}

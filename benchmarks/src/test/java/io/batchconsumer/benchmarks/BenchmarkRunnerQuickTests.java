@@ -1,0 +1,63 @@
+package io.batchconsumer.benchmarks;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.batchconsumer.benchmarks.kafka.KafkaBench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the whole harness at its quick size so that it never rots. Asserts only that every contender
+ * produced a row, processed every record and measured a rate above zero, that ours kept its
+ * backlog within flow control's limit while blocked, and that the files were written — never a
+ * time or a rate.
+ */
+class BenchmarkRunnerQuickTests {
+
+	private static final List<String> KAFKA_CONTENDERS = List.of("plain KafkaConsumer", "Spring Kafka batch listener",
+			"Parallel Consumer unordered", "Parallel Consumer key", "barrier (wait for the batch)",
+			"batch-consumer unordered", "batch-consumer key", "batch-consumer partition");
+
+	@TempDir
+	Path out;
+
+	@Test
+	void everyContenderProcessesEveryRecordOfEveryScenario() throws Exception {
+		RunnerOptions options = RunnerOptions.parse("--quick", "--out=" + this.out);
+		List<RunResult> rows = new BenchmarkRunner(options).run();
+
+		for (int scenario = 1; scenario <= 3; scenario++) {
+			List<RunResult> scenarioRows = rows(rows, scenario);
+			assertThat(scenarioRows).extracting(RunResult::contender).containsExactlyInAnyOrderElementsOf(KAFKA_CONTENDERS);
+			assertThat(scenarioRows).allSatisfy(this::processedEverything);
+		}
+		assertThat(rows(rows, 4)).extracting(RunResult::contender)
+			.contains("batch-consumer sendBatch (H2)", "batch-consumer consume (H2)", "plain JDBC insert (H2)",
+					"plain JDBC select (H2)", "batch-consumer sendBatch (PostgreSQL)",
+					"batch-consumer consume (PostgreSQL)", "plain JDBC insert (PostgreSQL)",
+					"plain JDBC select (PostgreSQL)");
+		assertThat(rows(rows, 4)).allSatisfy(this::processedEverything);
+		long limit = KafkaBench.backlogBounds(options.sizes().memory(new Blocker()))[1];
+		assertThat(rows(rows, 5)).extracting(RunResult::contender).containsExactlyInAnyOrderElementsOf(KAFKA_CONTENDERS);
+		assertThat(rows(rows, 5)).filteredOn((row) -> row.contender().startsWith("batch-consumer"))
+			.hasSize(3)
+			.allSatisfy((row) -> assertThat(row.backlogMax()).isPositive().isLessThanOrEqualTo(limit));
+		assertThat(this.out.resolve("results.md")).isNotEmptyFile();
+		assertThat(this.out.resolve("results.csv")).isNotEmptyFile();
+		assertThat(this.out.resolve("throughput.svg")).content().startsWith("<svg");
+	}
+
+	private void processedEverything(RunResult row) {
+		assertThat(row.throughput()).as(row.contender() + " records/s").isPositive();
+		assertThat(row.processed()).as(row.contender() + " processed").isEqualTo(row.records());
+	}
+
+	private static List<RunResult> rows(List<RunResult> rows, int scenario) {
+		return rows.stream().filter((row) -> row.scenario() == scenario).toList();
+	}
+
+}
