@@ -3,6 +3,7 @@ package io.batchconsumer.benchmarks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -12,6 +13,7 @@ import java.util.TreeSet;
  * <pre>
  * --quick            small sizes, one round, no warm-up (under a minute; what the test runs)
  * --scenarios=1,2,3  which scenarios (default all: 1-5)
+ * --contenders=a,b   only the Kafka contenders whose name contains one of these (default all)
  * --rounds=3         measured rounds per scenario (contenders interleaved in each)
  * --scale=1.0        factor on every record count
  * --max-run=90s      a run still unfinished after this stops and is reported incomplete
@@ -24,6 +26,7 @@ import java.util.TreeSet;
  *
  * @param quick small sizes
  * @param scenarios scenario numbers to run
+ * @param contenders parts of the names of the Kafka contenders to run, empty for all
  * @param rounds measured rounds
  * @param scale factor on record counts
  * @param maxRun the longest a run may take
@@ -33,7 +36,7 @@ import java.util.TreeSet;
  * @param jmh whether to run the JMH benchmarks
  * @param jmhOnly whether to run nothing else
  */
-public record RunnerOptions(boolean quick, Set<Integer> scenarios, int rounds, double scale, Duration maxRun,
+public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> contenders, int rounds, double scale, Duration maxRun,
 		Duration warmUp, Duration hold, Path out, boolean jmh, boolean jmhOnly) {
 
 	/**
@@ -48,6 +51,7 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, int rounds, d
 			quick |= arg.equals("--quick");
 		}
 		Set<Integer> scenarios = new TreeSet<>(Set.of(1, 2, 3, 4, 5));
+		List<String> contenders = List.of();
 		int rounds = quick ? 1 : 3;
 		double scale = 1.0;
 		Duration maxRun = Duration.ofSeconds(quick ? 20 : 90);
@@ -66,6 +70,9 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, int rounds, d
 				for (String number : value.split(",")) {
 					scenarios.add(Integer.parseInt(number.trim()));
 				}
+			}
+			else if (arg.startsWith("--contenders=")) {
+				contenders = List.of(value.split(","));
 			}
 			else if (arg.startsWith("--rounds=")) {
 				rounds = Integer.parseInt(value);
@@ -96,11 +103,20 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, int rounds, d
 				throw new IllegalArgumentException("Unknown argument '" + arg + "'; see RunnerOptions for the list");
 			}
 		}
-		return new RunnerOptions(quick, scenarios, rounds, scale, maxRun, warmUp, hold, out, jmh, jmhOnly);
+		return new RunnerOptions(quick, scenarios, contenders, rounds, scale, maxRun, warmUp, hold, out, jmh, jmhOnly);
 	}
 
 	private static Duration seconds(String value) {
 		return Duration.ofMillis(Math.round(Double.parseDouble(value.replace("s", "")) * 1000));
+	}
+
+	/**
+	 * Whether a contender is chosen.
+	 * @param name the contender's name
+	 * @return {@code true} when no filter was given or the name contains one of its parts
+	 */
+	public boolean includes(String name) {
+		return this.contenders.isEmpty() || this.contenders.stream().anyMatch(name::contains);
 	}
 
 	/** @return the sized scenarios */

@@ -69,7 +69,9 @@ final class PlainJdbcQueue {
 
 	void select(int page, Tally tally) throws SQLException {
 		String sql = "SELECT msg_offset, msg_key, headers, payload, created_at FROM " + this.table
-				+ " WHERE topic = ? AND queue_id = ? AND msg_offset >= ? ORDER BY msg_offset LIMIT " + page;
+				+ " WHERE topic = ? AND queue_id = ? AND msg_offset >= ?"
+				// The whole key, as the transport does, so that H2 reads the index in order and stops at the limit.
+				+ " ORDER BY topic, queue_id, msg_offset LIMIT " + page;
 		long[] next = new long[QUEUES];
 		boolean[] drained = new boolean[QUEUES];
 		int open = QUEUES;

@@ -8,6 +8,7 @@ import io.batchconsumer.benchmarks.Tally;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.kafka.KafkaTransport;
@@ -15,7 +16,8 @@ import io.batchconsumer.core.kafka.KafkaTransport;
 /**
  * Ours: a {@link BatchContainer} on the {@link KafkaTransport} with the scenario's threads, slice
  * size and pull batch size, the given ordering, commits at most once a second, every other option
- * (flow control included) at its default.
+ * (flow control included) at its default. For experiments, the system property
+ * {@code bench.pull-threshold-for-queue} overrides flow control's count threshold.
  */
 final class BatchConsumerContender implements Contender {
 
@@ -49,6 +51,7 @@ final class BatchConsumerContender implements Contender {
 			.consumerBatchSize(scenario.sliceSize())
 			.pullBatchSize(scenario.pollRecords())
 			.commitInterval(Duration.ofSeconds(1))
+			.pullThresholdForQueue(Integer.getInteger("bench.pull-threshold-for-queue", 1000))
 			.build();
 	}
 
@@ -69,6 +72,15 @@ final class BatchConsumerContender implements Contender {
 			@Override
 			public long buffered() {
 				return container.stats().backlog();
+			}
+
+			@Override
+			public String note() {
+				ContainerStats stats = container.stats();
+				return String.format("flow control stopped fetching %,d times (count %,d, size %,d, span %,d); %,d commits",
+						stats.flowControlCount() + stats.flowControlSize() + stats.flowControlSpan(),
+						stats.flowControlCount(), stats.flowControlSize(), stats.flowControlSpan(),
+						stats.commitsSucceeded());
 			}
 
 			@Override

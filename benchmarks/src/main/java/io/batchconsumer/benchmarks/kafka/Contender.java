@@ -35,6 +35,15 @@ public interface Contender {
 			return -1;
 		}
 
+		/**
+		 * What the contender itself counted during the run, for the table's note; read before
+		 * {@link #close()}.
+		 * @return a short text, empty when nothing
+		 */
+		default String note() {
+			return "";
+		}
+
 		/** Stops and releases everything. */
 		@Override
 		void close();

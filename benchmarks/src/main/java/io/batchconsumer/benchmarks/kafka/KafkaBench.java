@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import io.confluent.parallelconsumer.ParallelConsumerOptions.ProcessingOrder;
 import org.HdrHistogram.Histogram;
@@ -53,12 +54,14 @@ public final class KafkaBench implements AutoCloseable {
 		this.broker = new BenchBroker();
 		this.transport = new KafkaTransport(Map.of("bootstrap.servers", this.broker.bootstrap()));
 		String bootstrap = this.broker.bootstrap();
-		this.contenders = List.of(new PlainConsumerContender(bootstrap), new SpringKafkaContender(bootstrap),
+		this.contenders = Stream.<Contender>of(new PlainConsumerContender(bootstrap), new SpringKafkaContender(bootstrap),
 				new ParallelConsumerContender(bootstrap, ProcessingOrder.UNORDERED),
 				new ParallelConsumerContender(bootstrap, ProcessingOrder.KEY), new BarrierContender(bootstrap),
 				new BatchConsumerContender(this.transport, Ordering.UNORDERED),
 				new BatchConsumerContender(this.transport, Ordering.KEY),
-				new BatchConsumerContender(this.transport, Ordering.PARTITION));
+				new BatchConsumerContender(this.transport, Ordering.PARTITION))
+			.filter((contender) -> options.includes(contender.name()))
+			.toList();
 	}
 
 	/**
@@ -93,6 +96,7 @@ public final class KafkaBench implements AutoCloseable {
 			Contender.Running running = contender.start(scenario, group(scenario, round), tally);
 			boolean complete = tally.await(cap);
 			long end = complete ? tally.lastNanos() : System.nanoTime();
+			String note = complete ? running.note() : "stopped after " + cap.toSeconds() + " s; " + running.note();
 			running.close();
 			long first = tally.firstNanos();
 			double seconds = (first == 0) ? Double.NaN : (end - first) / 1e9;
@@ -103,7 +107,7 @@ public final class KafkaBench implements AutoCloseable {
 					(first == 0) ? Double.NaN : (first - start) / 1e6,
 					any ? latency.getValueAtPercentile(50) / 1e3 : Double.NaN,
 					any ? latency.getValueAtPercentile(99) / 1e3 : Double.NaN, heap.peakAboveBaseline() / MIB,
-					Double.NaN, -1, complete ? "" : "stopped after " + cap.toSeconds() + " s");
+					Double.NaN, -1, note);
 		}
 	}
 

@@ -10,7 +10,7 @@ import io.batchconsumer.benchmarks.RunResult;
 
 /**
  * Folds the rounds of each (scenario, contender) into one row: the median of every measure, the
- * fewest records processed, the most duplicates and the highest backlog; notes joined.
+ * fewest records processed, the most duplicates and the highest backlog; the note of the median run.
  */
 public final class Medians {
 
@@ -35,8 +35,10 @@ public final class Medians {
 
 	private static RunResult fold(List<RunResult> group) {
 		RunResult first = group.get(0);
-		String notes = String.join("; ", group.stream().map(RunResult::note).filter((n) -> !n.isEmpty())
-			.distinct().toList());
+		// The note of the median run (by throughput), not of every round.
+		List<RunResult> byRate = new ArrayList<>(group);
+		byRate.sort((a, b) -> Double.compare(a.throughput(), b.throughput()));
+		String notes = byRate.get(byRate.size() / 2).note();
 		if (group.size() > 1) {
 			notes = (notes.isEmpty() ? "" : notes + "; ") + "median of " + group.size();
 		}
