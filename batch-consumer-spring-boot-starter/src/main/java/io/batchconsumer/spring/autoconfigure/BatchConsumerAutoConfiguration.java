@@ -31,11 +31,12 @@ import io.batchconsumer.spring.listener.PayloadConverter;
  * {@code DataSource} close.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+		"org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration" })
 @ConditionalOnProperty(prefix = "batch-consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(BatchConsumerProperties.class)
 @Import({ PayloadConverterConfigurations.Json.class, PayloadConverterConfigurations.Raw.class,
-		TransportConfigurations.Jdbc.class, TransportConfigurations.Missing.class })
+		TransportConfigurations.Jdbc.class, TransportConfigurations.Kafka.class, TransportConfigurations.Missing.class })
 public final class BatchConsumerAutoConfiguration {
 
 	/**
