@@ -133,7 +133,8 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		String consumerKey = broadcast ? options.group() + "@" + this.settings.instanceId() : options.group();
 		String owner = this.settings.instanceId() + "-" + options.id() + "-" + this.sourceCount.incrementAndGet();
 		QueueLeases leases = broadcast ? null
-				: new QueueLeases(this.tables, options.group(), owner, this.settings.leaseDuration());
+				: new QueueLeases(this.tables, options.group(), options.topics(), owner,
+						this.settings.leaseDuration());
 		Rebalancer rebalancer = new Rebalancer(this.sql, this.topics, new ConsumerOffsets(this.tables), leases,
 				consumerKey, this.settings.leaseDuration(), this.clock);
 		JdbcMessageSource[] self = new JdbcMessageSource[1];

@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import io.batchconsumer.core.TopicPartition;
 
@@ -33,13 +34,22 @@ final class QueueLeases {
 
 	private final String group;
 
+	/**
+	 * The instance rows' group: the group and the sorted topics, so that the fair share of a topic
+	 * counts only the instances that subscribe to it. With the bare group, two listeners of one
+	 * application on different topics counted each other and each took half of its topic's queues;
+	 * the other half was never consumed.
+	 */
+	private final String members;
+
 	private final String owner;
 
 	private final long leaseMillis;
 
-	QueueLeases(JdbcTables tables, String group, String owner, Duration lease) {
+	QueueLeases(JdbcTables tables, String group, Collection<String> topics, String owner, Duration lease) {
 		this.tables = tables;
 		this.group = group;
+		this.members = members(group, topics);
 		this.owner = owner;
 		this.leaseMillis = lease.toMillis();
 	}
@@ -75,7 +85,7 @@ final class QueueLeases {
 		List<String> live = new ArrayList<>();
 		try (PreparedStatement select = connection.prepareStatement("SELECT instance_id FROM " + this.tables.instance()
 				+ " WHERE group_id = ? AND heartbeat_at > ? ORDER BY instance_id")) {
-			select.setString(1, this.group);
+			select.setString(1, this.members);
 			select.setLong(2, now - this.leaseMillis);
 			try (ResultSet rs = select.executeQuery()) {
 				while (rs.next()) {
@@ -144,7 +154,7 @@ final class QueueLeases {
 			String column = table.equals(this.tables.lease()) ? "owner_id" : "instance_id";
 			try (PreparedStatement delete = connection
 				.prepareStatement("DELETE FROM " + table + " WHERE group_id = ? AND " + column + " = ?")) {
-				delete.setString(1, this.group);
+				delete.setString(1, table.equals(this.tables.lease()) ? this.group : this.members);
 				delete.setString(2, this.owner);
 				delete.executeUpdate();
 			}
@@ -155,12 +165,12 @@ final class QueueLeases {
 		try (PreparedStatement update = connection.prepareStatement("UPDATE " + this.tables.instance()
 				+ " SET heartbeat_at = ? WHERE group_id = ? AND instance_id = ?")) {
 			update.setLong(1, now);
-			update.setString(2, this.group);
+			update.setString(2, this.members);
 			update.setString(3, this.owner);
 			if (update.executeUpdate() == 0) {
 				try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.instance()
 						+ " (group_id, instance_id, heartbeat_at) VALUES (?, ?, ?)")) {
-					insert.setString(1, this.group);
+					insert.setString(1, this.members);
 					insert.setString(2, this.owner);
 					insert.setLong(3, now);
 					insert.executeUpdate();
@@ -169,7 +179,7 @@ final class QueueLeases {
 		}
 		try (PreparedStatement forget = connection.prepareStatement(
 				"DELETE FROM " + this.tables.instance() + " WHERE group_id = ? AND heartbeat_at < ?")) {
-			forget.setString(1, this.group);
+			forget.setString(1, this.members);
 			forget.setLong(2, now - FORGET_AFTER_LEASES * this.leaseMillis);
 			forget.executeUpdate();
 		}
@@ -190,5 +200,11 @@ final class QueueLeases {
 		return owners;
 	}
 
-}
+	/** The group and its sorted topics, within the 255 characters of the column. */
+	static String members(String group, Collection<String> topics) {
+		String members = group + "|" + String.join(",", new TreeSet<>(topics));
+		return (members.length() <= 255) ? members
+				: group.substring(0, Math.min(group.length(), 200)) + "|#" + Integer.toHexString(members.hashCode());
+	}
 
+}
