@@ -1,6 +1,8 @@
 package io.batchconsumer.spring.autoconfigure.metrics;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -74,6 +76,9 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 	/** Listeners whose meters are bound; read by the refresher, concurrent for {@link #isBound}. */
 	private final Map<String, ListenerStats> listeners = new ConcurrentHashMap<>();
 
+	/** The partitions whose gauges are bound, per listener; only {@link #refresh()} touches it. */
+	private final Map<String, Set<TopicPartition>> boundPartitions = new HashMap<>();
+
 	/** Set by {@link #start()} and {@link #stop()}, which the context calls on one thread. */
 	private volatile ScheduledExecutorService refresher;
 
@@ -100,13 +105,19 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 		for (String id : this.containers.getListenerIds()) {
 			ListenerStats stats = this.listeners.computeIfAbsent(id, this::bindListener);
 			if (this.perPartition) {
-				ContainerStats snapshot = stats.stats();
+				ContainerStats snapshot = stats.latest();
 				Set<TopicPartition> assigned = (snapshot != null) ? snapshot.partitions()
 					.stream()
 					.map(PartitionStats::partition)
 					.collect(Collectors.toSet()) : Set.of();
-				assigned.forEach((partition) -> bindPartition(id, stats, partition));
+				Set<TopicPartition> bound = this.boundPartitions.computeIfAbsent(id, (key) -> new HashSet<>());
 				removeUnassigned(id, assigned);
+				bound.retainAll(assigned);
+				for (TopicPartition partition : assigned) {
+					if (bound.add(partition)) {
+						bindPartition(id, stats, partition);
+					}
+				}
 			}
 		}
 	}

@@ -54,11 +54,11 @@ final class ListenerStats {
 	}
 
 	/**
-	 * The latest snapshot of the listener's container.
+	 * The snapshot the container published last, read now rather than from the cache.
 	 * @return the snapshot, or {@code null} when the listener has no container
 	 */
-	synchronized ContainerStats stats() {
-		refreshIfStale();
+	synchronized ContainerStats latest() {
+		read(System.nanoTime());
 		return this.current;
 	}
 
@@ -97,9 +97,12 @@ final class ListenerStats {
 
 	private void refreshIfStale() {
 		long now = System.nanoTime();
-		if (this.read && now - this.readNanos < MAX_AGE_NANOS) {
-			return;
+		if (!this.read || now - this.readNanos >= MAX_AGE_NANOS) {
+			read(now);
 		}
+	}
+
+	private void read(long now) {
 		BatchContainer latest = this.registry.getContainer(this.listenerId);
 		if (latest != this.container && this.container != null) {
 			this.retired = plus(this.retired, this.container.stats());
