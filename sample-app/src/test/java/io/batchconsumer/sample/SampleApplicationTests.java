@@ -1,0 +1,140 @@
+package io.batchconsumer.sample;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import io.batchconsumer.sample.OrderController.OrderStats;
+import io.batchconsumer.sample.OrderPublisher.PublishResult;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample service on its embedded default (an H2 file database, here in a temporary folder),
+ * driven over HTTP as a user would: publish orders, watch them processed and audited, read health
+ * and metrics.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "sample.progress-interval=1s", "batch-consumer.commit.interval=100ms" })
+@AutoConfigureRestTestClient
+class SampleApplicationTests {
+
+	@TempDir
+	static Path directory;
+
+	@Autowired
+	private RestTestClient client;
+
+	@Autowired
+	private JdbcTemplate jdbcTemplate;
+
+	@DynamicPropertySource
+	static void database(DynamicPropertyRegistry registry) {
+		registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + directory.resolve("sample").toAbsolutePath()
+				+ ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE");
+	}
+
+	@Test
+	void ordersPublishedOverHttpAreAllProcessedAuditedAndCommitted() {
+		PublishResult published = this.client.post()
+			.uri("/orders?count=1000&latencyMs=1&slowShare=0.01")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(PublishResult.class)
+			.returnResult()
+			.getResponseBody();
+		assertThat(published).isNotNull();
+		assertThat(published.stored()).isEqualTo(1000);
+		assertThat(published.failed()).isZero();
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+			assertThat(processed(published.requestId())).isEqualTo(1000);
+			assertThat(stats().listeners()).allSatisfy((id, listener) -> {
+				assertThat(listener.backlog()).as("backlog of %s", id).isZero();
+				assertThat(listener.commitLag()).as("commit lag of %s", id).isZero();
+			});
+		});
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(stats().audited()).isGreaterThanOrEqualTo(1000));
+		OrderStats stats = stats();
+		assertThat(stats.published()).isGreaterThanOrEqualTo(1000);
+		assertThat(stats.processedTotal()).isGreaterThanOrEqualTo(1000);
+		assertThat(stats.listeners()).containsOnlyKeys("orders", "audit");
+		assertThat(stats.listeners().get("orders").deadLettered()).isZero();
+	}
+
+	@Test
+	void healthIsUpWithTheDatabase() {
+		this.client.get()
+			.uri("/actuator/health")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.status")
+			.isEqualTo("UP")
+			.jsonPath("$.components.db.status")
+			.isEqualTo("UP");
+	}
+
+	@Test
+	void metricsAndThePrometheusScrapeAreExposed() {
+		this.client.post().uri("/orders?count=10").exchange().expectStatus().isOk();
+		this.client.get()
+			.uri("/actuator/metrics")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.names")
+			.value((names) -> assertThat(names.toString()).contains("http.server.requests", "hikaricp.connections",
+					"jvm.memory.used"));
+		this.client.get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.value((body) -> assertThat(body).contains("http_server_requests_seconds_count"));
+	}
+
+	@Test
+	void badPublishRequestsAreRejected() {
+		this.client.post().uri("/orders?count=0").exchange().expectStatus().isBadRequest();
+		this.client.post().uri("/orders?count=10&slowShare=1.5").exchange().expectStatus().isBadRequest();
+		this.client.post().uri("/orders?count=10&latencyMs=-1").exchange().expectStatus().isBadRequest();
+		this.client.post().uri("/orders").exchange().expectStatus().isBadRequest();
+	}
+
+	private long processed(String requestId) {
+		Long count = this.jdbcTemplate.queryForObject("SELECT COUNT(*) FROM processed_orders WHERE id LIKE ?",
+				Long.class, requestId + "-%");
+		return (count != null) ? count : 0;
+	}
+
+	private OrderStats stats() {
+		OrderStats stats = this.client.get()
+			.uri("/orders/stats")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(OrderStats.class)
+			.returnResult()
+			.getResponseBody();
+		assertThat(stats).isNotNull();
+		return stats;
+	}
+
+}
