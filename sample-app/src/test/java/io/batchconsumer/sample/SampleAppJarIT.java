@@ -28,8 +28,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The README's run command for real: the packaged jar ({@code sample.jar}, set by failsafe to
- * {@code ${project.build.directory}/sample-app-<version>.jar}) runs as its own process on an H2 file
- * database, takes orders over HTTP, is stopped with SIGTERM while it is still processing, is started
+ * {@code ${project.build.directory}/sample-app-<version>.jar}) runs as its own process on its default
+ * H2 file database ({@code ./data/sample} under a temporary working directory), takes orders over HTTP, is stopped with SIGTERM while it is still processing, is started
  * again on the same database and finishes the work: every published order id ends in
  * {@code processed_orders}, nothing is dead-lettered, every position is committed.
  *
@@ -55,12 +55,11 @@ class SampleAppJarIT {
 	void aRestartAfterSigtermLosesNoOrder() throws Exception {
 		Path jar = Path.of(System.getProperty("sample.jar")).toAbsolutePath();
 		assertThat(jar).as("the packaged jar").isRegularFile();
-		Path database = this.directory.resolve("data").resolve("sample");
-		String url = "jdbc:h2:file:" + database.toAbsolutePath() + ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE";
+		String url = "jdbc:h2:file:" + this.directory.resolve("data").resolve("sample").toAbsolutePath();
 		Path log = jar.getParent().resolve("sample-app-jar-it.log");
 		Files.deleteIfExists(log);
 
-		this.app = SampleAppProcess.start(jar, this.directory, url, log);
+		this.app = SampleAppProcess.start(jar, this.directory, log);
 		Map<String, Integer> published = new LinkedHashMap<>();
 		// slow slices (200 ms): at most 10 threads x 10 orders / 200 ms = 500 orders/s, so work is still
 		// outstanding when SIGTERM comes
@@ -71,7 +70,7 @@ class SampleAppJarIT {
 		assertThat(processedAtStop).as("orders processed when SIGTERM came").isLessThan(3000);
 		assertCleanShutdown(log);
 
-		this.app = SampleAppProcess.start(jar, this.directory, url, log);
+		this.app = SampleAppProcess.start(jar, this.directory, log);
 		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
 			JsonNode stats = this.app.get("/orders/stats");
 			assertThat(stats.path("processedTotal").asLong()).as("processed orders; log:%n%s", this.app.logTail())

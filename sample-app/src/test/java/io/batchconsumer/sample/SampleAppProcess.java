@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -22,8 +21,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The packaged sample jar run as a separate process, as the README runs it
- * ({@code java -jar sample-app/target/sample-app-0.1.0-SNAPSHOT.jar}), with a free port and its
- * own database URL; talked to over HTTP. Its output goes to a log file.
+ * ({@code java -jar sample-app/target/sample-app-0.1.0-SNAPSHOT.jar}), with a free port, in a
+ * working directory of the test's, so that its default database {@code ./data/sample} is there;
+ * talked to over HTTP. Its output goes to a log file.
  *
  * <p>Threading: used by one test thread.
  */
@@ -48,17 +48,16 @@ final class SampleAppProcess {
 	/**
 	 * Starts the jar and waits until its health is UP.
 	 * @param jar the packaged jar
-	 * @param workingDirectory where it runs
-	 * @param databaseUrl its {@code spring.datasource.url}
+	 * @param workingDirectory where it runs (and keeps {@code ./data})
 	 * @param log where its output goes (appended)
 	 * @return the running process
 	 * @throws IOException when it cannot be started
 	 */
-	static SampleAppProcess start(Path jar, Path workingDirectory, String databaseUrl, Path log) throws IOException {
+	static SampleAppProcess start(Path jar, Path workingDirectory, Path log) throws IOException {
 		int port = freePort();
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = new ArrayList<>(List.of(java, "-jar", jar.toString(), "--server.port=" + port,
-				"--spring.datasource.url=" + databaseUrl, "--sample.progress-interval=1s"));
+		List<String> command = List.of(java, "-jar", jar.toString(), "--server.port=" + port,
+				"--sample.progress-interval=1s");
 		Process process = new ProcessBuilder(command).directory(workingDirectory.toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
