@@ -96,11 +96,21 @@ public class SampleProperties implements Validator {
 		this.progressInterval = progressInterval;
 	}
 
+	/**
+	 * Whether this validator checks the given type.
+	 * @param clazz the type
+	 * @return {@code true} for {@link SampleProperties}
+	 */
 	@Override
 	public boolean supports(Class<?> clazz) {
 		return SampleProperties.class.isAssignableFrom(clazz);
 	}
 
+	/**
+	 * Checks every value, naming the property of a bad one.
+	 * @param target the bound properties
+	 * @param errors where problems go
+	 */
 	@Override
 	public void validate(Object target, Errors errors) {
 		SampleProperties properties = (SampleProperties) target;
