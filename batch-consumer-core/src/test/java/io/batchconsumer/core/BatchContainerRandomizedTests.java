@@ -145,6 +145,8 @@ class BatchContainerRandomizedTests {
 			this.source.onAssign(this.guarantee::assigned);
 			this.container = new BatchContainer(this.options, this.source, this::onSlice, this.deadLetters);
 			this.container.start();
+			// Chaos requests queue behind the first assignment, never before it.
+			await().atMost(Duration.ofSeconds(10)).until(() -> !this.source.assignment().isEmpty());
 		}
 
 		private BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {

@@ -3,14 +3,17 @@ package io.batchconsumer.core.internal;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.TopicPartition;
 
 /**
- * Decides when to commit and what: at most one commit per {@code commit.interval} (the batch
- * ack), or after each finished batch when the interval is zero, and only partitions whose
- * watermark moved past what was committed.
+ * Decides when to commit and what, and commits: at most one commit per {@code commit.interval}
+ * (the batch ack), or after each finished batch when the interval is zero, and only partitions
+ * whose watermark moved past what was committed or requested. Periodic commits are asynchronous;
+ * commits on revoke and stop are synchronous.
  *
  * <p>Threading: owned by the owner thread.
  */
@@ -18,11 +21,44 @@ final class CommitScheduler {
 
 	private final long intervalNanos;
 
+	private final MessageSource source;
+
+	private final ContainerStatus status;
+
 	private long lastCommitNanos;
 
-	CommitScheduler(Duration interval, long nowNanos) {
+	CommitScheduler(Duration interval, MessageSource source, ContainerStatus status, long nowNanos) {
 		this.intervalNanos = interval.toNanos();
+		this.source = source;
+		this.status = status;
 		this.lastCommitNanos = nowNanos;
+	}
+
+	/** Commits asynchronously what moved, when the interval has passed. */
+	void commitIfDue(List<PartitionState> states, long nowNanos) {
+		if (!isDue(nowNanos)) {
+			return;
+		}
+		Map<TopicPartition, Long> offsets = committable(states);
+		if (!offsets.isEmpty()) {
+			this.lastCommitNanos = nowNanos;
+			this.source.commitAsync(offsets, (committed, error) -> this.status.committed(states, committed, error));
+		}
+	}
+
+	/** Commits what moved and waits; a failure is counted and logged, and tried again later. */
+	void commitSync(List<PartitionState> states) {
+		Map<TopicPartition, Long> offsets = committable(states);
+		if (offsets.isEmpty()) {
+			return;
+		}
+		try {
+			this.source.commitSync(offsets);
+			this.status.committed(states, offsets, null);
+		}
+		catch (RuntimeException ex) {
+			this.status.committed(states, offsets, ex);
+		}
 	}
 
 	boolean isDue(long nowNanos) {
@@ -39,7 +75,7 @@ final class CommitScheduler {
 	 * @return next offsets to read, per partition whose watermark passed its committed (or
 	 *         requested) position
 	 */
-	Map<TopicPartition, Long> committable(Collection<PartitionState> partitions) {
+	private Map<TopicPartition, Long> committable(Collection<PartitionState> partitions) {
 		Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
 		for (PartitionState partition : partitions) {
 			if (partition.hasUncommittedProgress()) {
@@ -49,10 +85,6 @@ final class CommitScheduler {
 			}
 		}
 		return offsets;
-	}
-
-	void committed(long nowNanos) {
-		this.lastCommitNanos = nowNanos;
 	}
 
 }

@@ -1,7 +1,13 @@
 package io.batchconsumer.core.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.TopicPartition;
 
 /**
  * RocketMQ-style flow control per partition: stop fetching while the backlog (fetched, not
@@ -31,6 +37,33 @@ final class FlowController {
 	FlowController(ContainerOptions options, Counters counters) {
 		this.options = options;
 		this.counters = counters;
+	}
+
+	/**
+	 * Evaluates every partition and tells the source which to pause and which to resume: those
+	 * stopped by flow control, paused by an operator, or all while the container is paused.
+	 * @param partitions the assigned partitions
+	 * @param containerPaused whether the whole container is paused
+	 * @param source the source
+	 * @param nowNanos the time
+	 */
+	void apply(List<PartitionState> partitions, boolean containerPaused, MessageSource source, long nowNanos) {
+		List<TopicPartition> pause = new ArrayList<>();
+		List<TopicPartition> resume = new ArrayList<>();
+		for (PartitionState partition : partitions) {
+			evaluate(partition, nowNanos);
+			boolean shouldPause = partition.flowPaused || partition.userPaused || containerPaused;
+			if (shouldPause != partition.sourcePaused) {
+				partition.sourcePaused = shouldPause;
+				(shouldPause ? pause : resume).add(partition.partition);
+			}
+		}
+		if (!pause.isEmpty()) {
+			source.pause(pause);
+		}
+		if (!resume.isEmpty()) {
+			source.resume(resume);
+		}
 	}
 
 	/**
@@ -84,7 +117,7 @@ final class FlowController {
 		return threshold / 100 * LOW_WATER_PERCENT + threshold % 100 * LOW_WATER_PERCENT / 100;
 	}
 
-	private static void countIf(boolean reason, java.util.concurrent.atomic.LongAdder counter) {
+	private static void countIf(boolean reason, LongAdder counter) {
 		if (reason) {
 			counter.increment();
 		}

@@ -86,7 +86,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		this.partitions = new Partitions(options.ordering());
 		this.dispatcher = new ThreadBatchDispatcher(options);
 		this.flow = new FlowController(options, status.counters());
-		this.commits = new CommitScheduler(options.commitInterval(), System.nanoTime());
+		this.commits = new CommitScheduler(options.commitInterval(), source, status, System.nanoTime());
 	}
 
 	@Override
@@ -287,53 +287,18 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	}
 
 	private void applyFlowControl() {
-		long now = System.nanoTime();
-		List<TopicPartition> pause = new ArrayList<>();
-		List<TopicPartition> resume = new ArrayList<>();
-		for (PartitionState partition : this.partitions.all()) {
-			this.flow.evaluate(partition, now);
-			boolean shouldPause = partition.flowPaused || partition.userPaused || this.paused;
-			if (shouldPause != partition.sourcePaused) {
-				partition.sourcePaused = shouldPause;
-				(shouldPause ? pause : resume).add(partition.partition);
-			}
-		}
-		if (!pause.isEmpty()) {
-			this.source.pause(pause);
-		}
-		if (!resume.isEmpty()) {
-			this.source.resume(resume);
-		}
+		this.flow.apply(this.partitions.all(), this.paused, this.source, System.nanoTime());
 	}
 
 	private void commitIfDue() {
-		long now = System.nanoTime();
-		if (this.aborted || !this.commits.isDue(now)) {
-			return;
+		if (!this.aborted) {
+			this.commits.commitIfDue(this.partitions.all(), System.nanoTime());
 		}
-		List<PartitionState> states = this.partitions.all();
-		Map<TopicPartition, Long> offsets = this.commits.committable(states);
-		if (offsets.isEmpty()) {
-			return;
-		}
-		this.commits.committed(now);
-		this.source.commitAsync(offsets, (committed, error) -> this.status.committed(states, committed, error));
 	}
 
 	private void commitSync(List<PartitionState> states) {
-		if (this.aborted) {
-			return;
-		}
-		Map<TopicPartition, Long> offsets = this.commits.committable(states);
-		if (offsets.isEmpty()) {
-			return;
-		}
-		try {
-			this.source.commitSync(offsets);
-			this.status.committed(states, offsets, null);
-		}
-		catch (RuntimeException ex) {
-			this.status.committed(states, offsets, ex);
+		if (!this.aborted) {
+			this.commits.commitSync(states);
 		}
 	}
 
