@@ -54,6 +54,7 @@ public final class BatchConsumerAutoConfiguration {
 	 * @param properties the properties
 	 * @param environment for {@code spring.application.name}, the default group
 	 * @param customizers the customizers, in order
+	 * @param observerFactories give each container its observers, in order
 	 * @param transport the transport
 	 * @param converter the payload converter
 	 * @return the factory
@@ -61,11 +62,12 @@ public final class BatchConsumerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	BatchContainerFactory batchContainerFactory(BatchConsumerProperties properties, Environment environment,
-			ObjectProvider<BatchContainerCustomizer> customizers, Transport transport, PayloadConverter converter) {
+			ObjectProvider<BatchContainerCustomizer> customizers, ObjectProvider<ContainerObserverFactory> observerFactories,
+			Transport transport, PayloadConverter converter) {
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
 				environment.getProperty("spring.application.name"));
-		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(), transport,
-				converter);
+		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(),
+				observerFactories.orderedStream().toList(), transport, converter);
 	}
 
 	/**

@@ -91,6 +91,8 @@ public class BatchConsumerProperties implements Validator {
 
 	private final Health health = new Health();
 
+	private final Metrics metrics = new Metrics();
+
 	private final Jdbc jdbc = new Jdbc();
 
 	/**
@@ -204,6 +206,10 @@ public class BatchConsumerProperties implements Validator {
 
 	public Health getHealth() {
 		return this.health;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
 	}
 
 	public Jdbc getJdbc() {
@@ -411,6 +417,41 @@ public class BatchConsumerProperties implements Validator {
 
 		public void setStallTimeout(Duration stallTimeout) {
 			this.stallTimeout = stallTimeout;
+		}
+
+	}
+
+	/**
+	 * The 'batch.consumer.*' meters.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Whether gauges and the slice timer are tagged per partition ('topic', 'partition'). Turn
+		 * it off for very wide topics: then only per-listener sums are published.
+		 */
+		private boolean perPartition = true;
+
+		/**
+		 * How often per-partition meters are added for newly assigned partitions and removed for
+		 * revoked ones.
+		 */
+		private Duration refreshInterval = Duration.ofSeconds(10);
+
+		public boolean isPerPartition() {
+			return this.perPartition;
+		}
+
+		public void setPerPartition(boolean perPartition) {
+			this.perPartition = perPartition;
+		}
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+		public void setRefreshInterval(Duration refreshInterval) {
+			this.refreshInterval = refreshInterval;
 		}
 
 	}

@@ -5,7 +5,6 @@ import java.util.List;
 import org.springframework.aop.support.AopUtils;
 
 import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
@@ -16,7 +15,8 @@ import io.batchconsumer.spring.listener.PayloadConverter;
 
 /**
  * Creates each listener's container from the {@code batch-consumer.*} properties, the
- * annotation, the {@link BatchContainerCustomizer}s and the configured {@link Transport}.
+ * annotation, the {@link BatchContainerCustomizer}s and the configured {@link Transport}; each
+ * container is observed by what the {@link ContainerObserverFactory} beans give it.
  *
  * <p>Threading: stateless after construction.
  */
@@ -26,14 +26,17 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final List<BatchContainerCustomizer> customizers;
 
+	private final List<ContainerObserverFactory> observerFactories;
+
 	private final Transport transport;
 
 	private final PayloadConverter converter;
 
 	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
-			Transport transport, PayloadConverter converter) {
+			List<ContainerObserverFactory> observerFactories, Transport transport, PayloadConverter converter) {
 		this.resolver = resolver;
 		this.customizers = List.copyOf(customizers);
+		this.observerFactories = List.copyOf(observerFactories);
 		this.transport = transport;
 		this.converter = converter;
 	}
@@ -49,7 +52,8 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		ContainerOptions options = customize(this.resolver.resolve(endpoint.id(), endpoint));
 		return new BatchContainer(options, this.transport.createSource(options),
 				new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter),
-				this.transport.deadLetterSink(options), ContainerObserver.NONE);
+				this.transport.deadLetterSink(options),
+				CompositeContainerObserver.of(options.id(), this.observerFactories));
 	}
 
 	@Override

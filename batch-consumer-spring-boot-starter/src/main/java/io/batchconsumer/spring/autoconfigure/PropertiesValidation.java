@@ -23,6 +23,7 @@ final class PropertiesValidation {
 		oneOf(errors, "batch-consumer.transport", properties.getTransport(), TRANSPORTS);
 		check(errors, () -> TransportConfigurations.jdbcSettings(properties.getJdbc(), "validation"));
 		positive(errors, "batch-consumer.health.stall-timeout", properties.getHealth().getStallTimeout());
+		positive(errors, "batch-consumer.metrics.refresh-interval", properties.getMetrics().getRefreshInterval());
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties, null);
 		check(errors, resolver::validateDefaults);
 		for (String id : properties.getListeners().keySet()) {

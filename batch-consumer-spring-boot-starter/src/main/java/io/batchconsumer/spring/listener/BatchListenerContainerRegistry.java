@@ -29,9 +29,12 @@ import io.batchconsumer.core.ContainerState;
  * the final commits still reach the store. A container starts only once; starting a stopped
  * endpoint again creates a fresh container for it.
  *
- * <p>Threading: every method is {@code synchronized}; {@link #getContainer(String)} may be
- * called from any thread (the Actuator). Stopping runs one {@code batch-consumer-<id>-stop}
- * thread per running container and waits for all of them.
+ * <p>Threading: every method that changes the registry is {@code synchronized}. The readers
+ * ({@link #getContainer(String)}, {@link #getContainers()}, {@link #getListenerIds()}) take no lock:
+ * they read an immutable copy published through a volatile field after every change, so the
+ * Actuator (meters, health, endpoint) never waits behind a container that drains on stop. Stopping
+ * runs one {@code batch-consumer-<id>-stop} thread per running container and waits for all of
+ * them.
  */
 public class BatchListenerContainerRegistry implements SmartLifecycle, DisposableBean {
 
@@ -45,6 +48,9 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 	private final Map<String, BatchListenerEndpoint> endpoints = new LinkedHashMap<>();
 
 	private final Map<String, BatchContainer> containers = new LinkedHashMap<>();
+
+	/** An immutable copy of {@link #containers}, republished on every change; volatile for lock-free readers. */
+	private volatile Map<String, BatchContainer> published = Map.of();
 
 	private boolean running;
 
@@ -73,6 +79,7 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 		for (BatchListenerEndpoint endpoint : newEndpoints) {
 			this.containers.put(endpoint.id(), create(endpoint));
 			this.endpoints.put(endpoint.id(), endpoint);
+			publish();
 			if (this.running && this.containerFactory.isAutoStartup(endpoint)) {
 				start(endpoint.id());
 			}
@@ -84,24 +91,24 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 	 * @param id the listener id
 	 * @return the container, or {@code null} when there is no such listener
 	 */
-	public synchronized BatchContainer getContainer(String id) {
-		return this.containers.get(id);
+	public BatchContainer getContainer(String id) {
+		return this.published.get(id);
 	}
 
 	/**
 	 * Every current container, in registration order.
 	 * @return the containers
 	 */
-	public synchronized List<BatchContainer> getContainers() {
-		return List.copyOf(this.containers.values());
+	public List<BatchContainer> getContainers() {
+		return List.copyOf(this.published.values());
 	}
 
 	/**
 	 * The ids of every listener.
 	 * @return the ids, in registration order
 	 */
-	public synchronized Set<String> getListenerIds() {
-		return Collections.unmodifiableSet(new LinkedHashSet<>(this.endpoints.keySet()));
+	public Set<String> getListenerIds() {
+		return Collections.unmodifiableSet(new LinkedHashSet<>(this.published.keySet()));
 	}
 
 	/**
@@ -119,6 +126,7 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 		if (state != ContainerState.CREATED) {
 			container = create(this.endpoints.get(id));
 			this.containers.put(id, container);
+			publish();
 		}
 		container.start();
 	}
@@ -192,6 +200,11 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 		if (!container.stop()) {
 			logger.warn("Container '{}' did not stop within its shutdown timeout", container.id());
 		}
+	}
+
+	/** Publishes the current containers to the lock-free readers, keeping registration order. */
+	private void publish() {
+		this.published = Collections.unmodifiableMap(new LinkedHashMap<>(this.containers));
 	}
 
 	private BatchContainer create(BatchListenerEndpoint endpoint) {

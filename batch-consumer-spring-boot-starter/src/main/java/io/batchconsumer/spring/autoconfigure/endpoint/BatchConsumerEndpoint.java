@@ -1,0 +1,189 @@
+package io.batchconsumer.spring.autoconfigure.endpoint;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+
+/**
+ * The {@code batchconsumer} Actuator endpoint.
+ *
+ * <ul>
+ * <li>{@code GET /actuator/batchconsumer} — every listener container: state, counters and, per
+ * partition, the fetched and committed offsets, epoch, open batches and the oldest one's age,
+ * backlog, commit lag and paused flags;</li>
+ * <li>{@code GET /actuator/batchconsumer/{id}} — one container ({@code 404} when unknown);</li>
+ * <li>{@code POST /actuator/batchconsumer/{id}/pause} and {@code .../resume} — the whole container,
+ * or one partition with the body {@code {"topic": "orders", "partition": 2}};</li>
+ * <li>{@code POST /actuator/batchconsumer/{id}/seek} with {@code {"topic": "orders", "partition": 2,
+ * "offset": 100}} — moves the partition and commits it there; a new epoch starts, so in-flight
+ * work of the old position commits nothing.</li>
+ * </ul>
+ * Its default access is read-only: the write operations exist only when the application allows
+ * them ({@code management.endpoint.batchconsumer.access=unrestricted}).
+ *
+ * <p>Threading: stateless; reads take the containers' published snapshots, writes hand a command
+ * to the container's owner thread and wait for it (at most {@link #COMMAND_TIMEOUT}).
+ */
+@Endpoint(id = "batchconsumer", defaultAccess = Access.READ_ONLY)
+public class BatchConsumerEndpoint {
+
+	/** How long a write operation waits for the owner thread to apply it. */
+	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
+	private final BatchListenerContainerRegistry containers;
+
+	/**
+	 * Creates the endpoint.
+	 * @param containers the listener containers
+	 */
+	public BatchConsumerEndpoint(BatchListenerContainerRegistry containers) {
+		this.containers = containers;
+	}
+
+	/**
+	 * Every listener container.
+	 * @return the containers by listener id
+	 */
+	@ReadOperation
+	public ListenersDescriptor listeners() {
+		Map<String, ContainerDescriptor> listeners = new LinkedHashMap<>();
+		for (BatchContainer container : this.containers.getContainers()) {
+			listeners.put(container.id(), ContainerDescriptor.of(container));
+		}
+		return new ListenersDescriptor(listeners);
+	}
+
+	/**
+	 * One listener container.
+	 * @param id the listener id
+	 * @return the container, or {@code null} (404) when there is no such listener
+	 */
+	@ReadOperation
+	public @Nullable ContainerDescriptor listener(@Selector String id) {
+		BatchContainer container = this.containers.getContainer(id);
+		return (container != null) ? ContainerDescriptor.of(container) : null;
+	}
+
+	/**
+	 * Pauses, resumes or seeks: {@code pause} and {@code resume} act on the whole container, or on
+	 * one partition when {@code topic} and {@code partition} are given; {@code seek} moves one
+	 * partition to {@code offset} (the next offset to read) and starts a new epoch for it.
+	 * @param id the listener id
+	 * @param operation {@code pause}, {@code resume} or {@code seek}
+	 * @param topic the partition's topic
+	 * @param partition the partition number
+	 * @param offset for {@code seek}: the next offset to read
+	 * @return what was done, once the owner thread applied it
+	 * @throws InvalidEndpointRequestException (400) for an unknown listener or operation, a
+	 *         partition that is not assigned, or a container that is not running
+	 */
+	@WriteOperation
+	public CommandResult command(@Selector String id, @Selector String operation, @Nullable String topic,
+			@Nullable Integer partition, @Nullable Long offset) {
+		BatchContainer container = this.containers.getContainer(id);
+		if (container == null) {
+			throw invalid("No listener '" + id + "'; known are " + this.containers.getListenerIds());
+		}
+		TopicPartition target = partition(topic, partition);
+		CompletableFuture<Void> done = switch (operation) {
+			case "pause" -> (target != null) ? container.pause(target) : container.pause();
+			case "resume" -> (target != null) ? container.resume(target) : container.resume();
+			case "seek" -> container.seek(requirePartition(target), requireOffset(offset));
+			default -> throw invalid("Unknown operation '" + operation + "'; use pause, resume or seek");
+		};
+		await(done);
+		return new CommandResult(id, operation, topic, partition, "seek".equals(operation) ? offset : null,
+				container.stats().state().name());
+	}
+
+	private static @Nullable TopicPartition partition(@Nullable String topic, @Nullable Integer partition) {
+		if (topic == null && partition == null) {
+			return null;
+		}
+		if (topic == null || topic.isBlank() || partition == null || partition < 0) {
+			throw invalid("Give both 'topic' and 'partition' (zero or more) for one partition, or neither");
+		}
+		return new TopicPartition(topic, partition);
+	}
+
+	private static TopicPartition requirePartition(@Nullable TopicPartition partition) {
+		if (partition == null) {
+			throw invalid("seek needs 'topic', 'partition' and 'offset'");
+		}
+		return partition;
+	}
+
+	private static long requireOffset(@Nullable Long offset) {
+		if (offset == null || offset < 0) {
+			throw invalid("seek needs an 'offset' of zero or more");
+		}
+		return offset;
+	}
+
+	private static void await(CompletableFuture<Void> done) {
+		try {
+			done.get(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof IllegalArgumentException || cause instanceof IllegalStateException) {
+				throw invalid(cause.getMessage());
+			}
+			throw new IllegalStateException("The command failed: " + cause, cause);
+		}
+		catch (TimeoutException ex) {
+			throw new IllegalStateException("The container did not apply the command within " + COMMAND_TIMEOUT, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while waiting for the container", ex);
+		}
+	}
+
+	private static InvalidEndpointRequestException invalid(String message) {
+		return new InvalidEndpointRequestException(message, message);
+	}
+
+	/**
+	 * Every listener container, by listener id.
+	 *
+	 * @param listeners the containers
+	 */
+	public record ListenersDescriptor(Map<String, ContainerDescriptor> listeners) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * What a write operation did.
+	 *
+	 * @param listener the listener id
+	 * @param operation {@code pause}, {@code resume} or {@code seek}
+	 * @param topic the partition's topic, or {@code null} for the whole container
+	 * @param partition the partition number, or {@code null} for the whole container
+	 * @param offset the offset of a seek, else {@code null}
+	 * @param state the container's state afterwards
+	 */
+	public record CommandResult(String listener, String operation, @Nullable String topic, @Nullable Integer partition,
+			@Nullable Long offset, String state) implements OperationResponseBody {
+
+	}
+
+}

@@ -1,0 +1,39 @@
+package io.batchconsumer.spring.autoconfigure.endpoint;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
+import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+
+/**
+ * Auto-configuration of the {@code batchconsumer} Actuator endpoint, when Actuator is on the class
+ * path and the endpoint is available (exposed, and its access not {@code none}). Its default access
+ * is read-only; {@code management.endpoint.batchconsumer.access=unrestricted} allows pause, resume
+ * and seek.
+ */
+@AutoConfiguration(after = BatchConsumerAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnProperty(prefix = "batch-consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnBean(BatchListenerContainerRegistry.class)
+public final class BatchConsumerEndpointAutoConfiguration {
+
+	/**
+	 * The {@code batchconsumer} endpoint.
+	 * @param containers the listener containers
+	 * @return the endpoint
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint
+	BatchConsumerEndpoint batchConsumerEndpoint(BatchListenerContainerRegistry containers) {
+		return new BatchConsumerEndpoint(containers);
+	}
+
+}

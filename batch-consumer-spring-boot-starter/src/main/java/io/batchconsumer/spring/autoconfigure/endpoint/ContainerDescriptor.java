@@ -1,0 +1,107 @@
+package io.batchconsumer.spring.autoconfigure.endpoint;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.PartitionStats;
+
+/**
+ * What the {@code batchconsumer} endpoint shows of one listener container, from its latest
+ * statistics snapshot (about 100 ms old at most). Never a payload.
+ *
+ * @param id the listener id
+ * @param state the container's life-cycle state
+ * @param running whether its owner thread runs
+ * @param group the consumer group
+ * @param topics the subscribed topics
+ * @param threadSize worker threads
+ * @param busyThreads worker threads running a slice
+ * @param backlog messages fetched and not finished
+ * @param backlogBytes bytes of the backlog
+ * @param commitLag fetched position minus committed position, summed over partitions
+ * @param openBatches thread batches not finished
+ * @param lastCommitProgress when a commit last moved a position forward (or the container started)
+ * @param sourceError the last error reaching the source, or {@code null}
+ * @param counters the counters since the container was created
+ * @param partitions the assigned partitions
+ */
+public record ContainerDescriptor(String id, String state, boolean running, String group, List<String> topics,
+		int threadSize, int busyThreads, long backlog, long backlogBytes, long commitLag, int openBatches,
+		Instant lastCommitProgress, String sourceError, Counters counters, List<PartitionDescriptor> partitions)
+		implements OperationResponseBody {
+
+	/**
+	 * Describes a container.
+	 * @param container the container
+	 * @return its descriptor
+	 */
+	static ContainerDescriptor of(BatchContainer container) {
+		ContainerStats stats = container.stats();
+		return new ContainerDescriptor(container.id(), stats.state().name(), container.isRunning(),
+				container.options().group(), container.options().topics(), stats.threadSize(), stats.busyThreads(),
+				stats.backlog(), stats.backlogBytes(), stats.commitLag(), stats.openBatches(),
+				Instant.ofEpochMilli(stats.lastCommitProgressMillis()), stats.sourceError(), Counters.of(stats),
+				stats.partitions().stream().map(PartitionDescriptor::of).toList());
+	}
+
+	/**
+	 * One assigned partition.
+	 *
+	 * @param topic the topic
+	 * @param partition the partition number
+	 * @param epoch its assignment epoch: a new one on every assignment and seek
+	 * @param fetchedOffset the next offset to fetch, -1 before the first fetch
+	 * @param committedOffset the committed position (next offset to read), -1 before the first commit
+	 * @param endOffset the end of the partition when the transport knows it, else -1
+	 * @param buffered messages fetched and not yet handed to a worker
+	 * @param backlog messages fetched and not finished
+	 * @param backlogBytes bytes of the backlog
+	 * @param commitLag fetched position minus committed position
+	 * @param openBatches thread batches not finished
+	 * @param oldestOpenBatchAgeMillis the age of the oldest open batch, 0 when none is open
+	 * @param pausedByFlowControl whether flow control stopped fetching it
+	 * @param pausedByUser whether an operator paused it (or the whole container)
+	 */
+	public record PartitionDescriptor(String topic, int partition, long epoch, long fetchedOffset, long committedOffset,
+			long endOffset, int buffered, long backlog, long backlogBytes, long commitLag, int openBatches,
+			long oldestOpenBatchAgeMillis, boolean pausedByFlowControl, boolean pausedByUser) {
+
+		static PartitionDescriptor of(PartitionStats stats) {
+			return new PartitionDescriptor(stats.partition().topic(), stats.partition().partition(), stats.epoch(),
+					stats.fetchedOffset(), stats.committedOffset(), stats.endOffset(), stats.buffered(), stats.backlog(),
+					stats.backlogBytes(), stats.commitLag(), stats.openBatches(), stats.oldestOpenBatchAgeMillis(),
+					stats.pausedByFlowControl(), stats.pausedByUser());
+		}
+
+	}
+
+	/**
+	 * The counters of a container since it was created.
+	 *
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 */
+	public record Counters(long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed) {
+
+		static Counters of(ContainerStats stats) {
+			return new Counters(stats.flowControlCount(), stats.flowControlSize(), stats.flowControlSpan(),
+					stats.messagesSucceeded(), stats.messagesRetried(), stats.messagesDeadLettered(),
+					stats.messagesSkipped(), stats.commitsSucceeded(), stats.commitsFailed());
+		}
+
+	}
+
+}
