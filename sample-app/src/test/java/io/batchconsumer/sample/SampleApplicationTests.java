@@ -76,7 +76,7 @@ class SampleApplicationTests {
 	}
 
 	@Test
-	void healthIsUpWithTheDatabase() {
+	void healthIsUpWithTheDatabaseAndBothListeners() {
 		this.client.get()
 			.uri("/actuator/health")
 			.exchange()
@@ -86,7 +86,56 @@ class SampleApplicationTests {
 			.jsonPath("$.status")
 			.isEqualTo("UP")
 			.jsonPath("$.components.db.status")
-			.isEqualTo("UP");
+			.isEqualTo("UP")
+			.jsonPath("$.components.batchConsumer.status")
+			.isEqualTo("UP")
+			.jsonPath("$.components.batchConsumer.details.listeners.orders.state")
+			.isEqualTo("RUNNING")
+			.jsonPath("$.components.batchConsumer.details.listeners.audit.state")
+			.isEqualTo("RUNNING");
+	}
+
+	@Test
+	void theBatchConsumerEndpointIsReadOnly() {
+		this.client.get()
+			.uri("/actuator/batchconsumer")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.listeners.orders.group")
+			.isEqualTo("billing")
+			.jsonPath("$.listeners.audit.group")
+			.isEqualTo("auditing");
+		this.client.post()
+			.uri("/actuator/batchconsumer/orders/pause")
+			.exchange()
+			.expectStatus()
+			.value((status) -> assertThat(status).isBetween(400, 499));
+		this.client.get()
+			.uri("/actuator/batchconsumer/orders")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.state")
+			.isEqualTo("RUNNING");
+	}
+
+	@Test
+	void theBatchConsumerMetersArePublished() {
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> this.client.get()
+			.uri("/actuator/metrics/batch.consumer.backlog?tag=listener:orders")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.measurements[0].value")
+			.isNumber());
+		for (String meter : new String[] { "batch.consumer.commit.lag", "batch.consumer.messages",
+				"batch.consumer.commits", "batch.consumer.flow.control", "batch.consumer.thread.batches.open" }) {
+			this.client.get().uri("/actuator/metrics/" + meter).exchange().expectStatus().isOk();
+		}
 	}
 
 	@Test
@@ -107,7 +156,8 @@ class SampleApplicationTests {
 			.expectStatus()
 			.isOk()
 			.expectBody(String.class)
-			.value((body) -> assertThat(body).contains("http_server_requests_seconds_count"));
+			.value((body) -> assertThat(body).contains("http_server_requests_seconds_count",
+					"batch_consumer_messages_total{listener=\"orders\",outcome=\"success\"}"));
 	}
 
 	@Test
