@@ -28,10 +28,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The README's run command for real: the packaged jar ({@code sample.jar}, set by failsafe to
- * {@code ${project.build.directory}/sample-app-<version>.jar}) runs as its own process on its default
- * H2 file database ({@code ./data/sample} under a temporary working directory), takes orders over HTTP, is stopped with SIGTERM while it is still processing, is started
- * again on the same database and finishes the work: every published order id ends in
- * {@code processed_orders}, nothing is dead-lettered, every position is committed.
+ * {@code ${project.build.directory}/sample-app-<version>.jar}) runs as its own process on its
+ * default H2 file database ({@code ./data/sample} under a temporary working directory), takes
+ * orders over HTTP, is stopped with SIGTERM while it is still processing, is started again on the
+ * same database and finishes the work: every published order id ends in {@code processed_orders},
+ * nothing is dead-lettered, every position is committed, and neither shutdown logs a failed commit
+ * or a closed database.
  *
  * <p>Runs in the {@code integration-test} phase, after {@code package} made the jar; failsafe sets
  * {@code sample.jar}. Without it (surefire picking it up through {@code -Dtest=Sample*}) it is skipped.
