@@ -23,9 +23,8 @@ import io.batchconsumer.spring.annotation.BatchListener;
  * A slice is committed only after the listener returned, so an order whose audit entry was not
  * stored is never committed: it is retried, then dead-lettered.
  *
- * <p>Each listener has its own consumer group: the JDBC transport's fair share counts every
- * listener container of a group as an instance, whatever its topic, so two listeners of one group
- * on different topics would each take only half of their topic's queues, and nobody the rest.
+ * <p>Each listener has its own consumer group ({@code billing}, {@code auditing}): they do different
+ * jobs, and each group keeps its own committed positions.
  *
  * <p>Threading: the methods run on the containers' worker threads, several at once.
  */

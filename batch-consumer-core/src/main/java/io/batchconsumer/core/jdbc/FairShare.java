@@ -4,10 +4,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The fair share of one topic's queues among the live instances of a group, as RocketMQ's
- * averaging strategy computes it: with {@code q} queues and {@code n} live instances sorted by id,
- * the instance at index {@code i} gets {@code q / n} queues, plus one when {@code i < q % n}; no
- * instance gets more than {@code ceil(q / n)}.
+ * The fair share of one topic's queues among the live members of a group subscribed to that topic
+ * (an "instance" below), as RocketMQ's averaging strategy computes it: with {@code q} queues and
+ * {@code n} live instances sorted by id, the instance at index {@code i} gets {@code q / n} queues,
+ * plus one when {@code i < q % n}; no instance gets more than {@code ceil(q / n)}. Members of the
+ * group that read other topics do not count.
  *
  * <p>Threading: stateless.
  */

@@ -9,15 +9,15 @@ package io.batchconsumer.core.jdbc;
  * @param message the messages
  * @param offset consumer positions and offset versions
  * @param lease clustering leases
- * @param instance live instances of a group
+ * @param member clustering: live members of a group per subscribed topic
  * @param deadLetter dead letters
  */
 record JdbcTables(String prefix, String topic, String queue, String message, String offset, String lease,
-		String instance, String deadLetter) {
+		String member, String deadLetter) {
 
 	static JdbcTables of(String prefix) {
 		return new JdbcTables(prefix, prefix + "topic", prefix + "queue", prefix + "message",
-				prefix + "consumer_offset", prefix + "lease", prefix + "instance", prefix + "dead_letter");
+				prefix + "consumer_offset", prefix + "lease", prefix + "member", prefix + "dead_letter");
 	}
 
 }

@@ -14,19 +14,25 @@ import java.util.Map;
 import io.batchconsumer.core.TopicPartition;
 
 /**
- * The lease and instance tables of one clustering consumer (one owner id in one group).
+ * The lease and member tables of one clustering consumer (one owner id in one group).
  *
- * <p>A heartbeat writes the instance row, extends every lease the owner holds to now + lease
- * duration, and reads the live instances (a heartbeat within one lease duration) and every
- * unexpired lease of the group. A lease is taken only when it is missing, expired, or already the
- * owner's, so two owners never hold one queue at once as long as their clocks agree to within the
- * safety margin the source keeps.
+ * <p>The owner id names one source (one container of one instance), and a member row is written
+ * for each topic it subscribes to: a topic's queues are shared among the members subscribed to that
+ * topic only, as Kafka's assignors do, so two containers of one group on different topics do not
+ * halve each other's share.
  *
- * <p>Threading: stateless apart from immutable fields; used by the source's owner thread.
+ * <p>A heartbeat writes the member rows, extends every lease the owner holds to now + lease
+ * duration, and reads the live members of each topic (a heartbeat within one lease duration) and
+ * every unexpired lease of the group. A lease is taken only when it is missing, expired, or already
+ * the owner's, so two owners never hold one queue at once as long as their clocks agree to within
+ * the safety margin the source keeps.
+ *
+ * <p>Threading: stateless apart from immutable fields; thread-safe (the source's owner thread
+ * heartbeats, and a {@link LeaseKeeper} thread renews while the owner thread drains a revoked queue).
  */
 final class QueueLeases {
 
-	/** Instance rows without a heartbeat for this many lease durations are deleted. */
+	/** Member rows without a heartbeat for this many lease durations are deleted. */
 	private static final int FORGET_AFTER_LEASES = 10;
 
 	private final JdbcTables tables;
@@ -46,10 +52,20 @@ final class QueueLeases {
 
 	/**
 	 * What a heartbeat saw.
-	 * @param live the live instances of the group, sorted by id
+	 * @param members the live members of the group per topic, each list sorted by id
 	 * @param owners the owner of every unexpired lease of the group
 	 */
-	record View(List<String> live, Map<TopicPartition, String> owners) {
+	record View(Map<String, List<String>> members, Map<TopicPartition, String> owners) {
+
+		/**
+		 * The live members subscribed to a topic.
+		 * @param topic the topic
+		 * @return their ids, sorted
+		 */
+		List<String> live(String topic) {
+			return this.members.getOrDefault(topic, List.of());
+		}
+
 	}
 
 	String owner() {
@@ -57,14 +73,38 @@ final class QueueLeases {
 	}
 
 	/**
-	 * Writes the heartbeat, renews the owner's leases and reads the group's state.
+	 * Writes the heartbeat of every subscribed topic, renews the owner's leases and reads the
+	 * group's state.
 	 * @param connection the connection, in a transaction
+	 * @param topics the topics the owner subscribes to
 	 * @param now the time
 	 * @return the view after the renewal
 	 * @throws SQLException when the database failed
 	 */
-	View heartbeat(Connection connection, long now) throws SQLException {
-		writeInstance(connection, now);
+	View heartbeat(Connection connection, Collection<String> topics, long now) throws SQLException {
+		writeMembers(connection, topics, now);
+		renew(connection, now);
+		Map<String, List<String>> members = new HashMap<>();
+		try (PreparedStatement select = connection.prepareStatement("SELECT topic, member_id FROM "
+				+ this.tables.member() + " WHERE group_id = ? AND heartbeat_at > ? ORDER BY topic, member_id")) {
+			select.setString(1, this.group);
+			select.setLong(2, now - this.leaseMillis);
+			try (ResultSet rs = select.executeQuery()) {
+				while (rs.next()) {
+					members.computeIfAbsent(rs.getString(1), (topic) -> new ArrayList<>()).add(rs.getString(2));
+				}
+			}
+		}
+		return new View(members, owners(connection, now));
+	}
+
+	/**
+	 * Extends every lease the owner still holds to now + lease duration.
+	 * @param connection the connection, in a transaction
+	 * @param now the time
+	 * @throws SQLException when the database failed
+	 */
+	void renew(Connection connection, long now) throws SQLException {
 		try (PreparedStatement renew = connection.prepareStatement(
 				"UPDATE " + this.tables.lease() + " SET expires_at = ? WHERE group_id = ? AND owner_id = ?")) {
 			renew.setLong(1, now + this.leaseMillis);
@@ -72,18 +112,6 @@ final class QueueLeases {
 			renew.setString(3, this.owner);
 			renew.executeUpdate();
 		}
-		List<String> live = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement("SELECT instance_id FROM " + this.tables.instance()
-				+ " WHERE group_id = ? AND heartbeat_at > ? ORDER BY instance_id")) {
-			select.setString(1, this.group);
-			select.setLong(2, now - this.leaseMillis);
-			try (ResultSet rs = select.executeQuery()) {
-				while (rs.next()) {
-					live.add(rs.getString(1));
-				}
-			}
-		}
-		return new View(live, owners(connection, now));
 	}
 
 	/**
@@ -135,13 +163,13 @@ final class QueueLeases {
 	}
 
 	/**
-	 * Deletes every lease of the owner and its instance row: it stopped.
+	 * Deletes every lease and member row of the owner: it stopped.
 	 * @param connection the connection, in a transaction
 	 * @throws SQLException when the database failed
 	 */
 	void leave(Connection connection) throws SQLException {
-		for (String table : List.of(this.tables.lease(), this.tables.instance())) {
-			String column = table.equals(this.tables.lease()) ? "owner_id" : "instance_id";
+		for (String table : List.of(this.tables.lease(), this.tables.member())) {
+			String column = table.equals(this.tables.lease()) ? "owner_id" : "member_id";
 			try (PreparedStatement delete = connection
 				.prepareStatement("DELETE FROM " + table + " WHERE group_id = ? AND " + column + " = ?")) {
 				delete.setString(1, this.group);
@@ -151,27 +179,35 @@ final class QueueLeases {
 		}
 	}
 
-	private void writeInstance(Connection connection, long now) throws SQLException {
-		try (PreparedStatement update = connection.prepareStatement("UPDATE " + this.tables.instance()
-				+ " SET heartbeat_at = ? WHERE group_id = ? AND instance_id = ?")) {
-			update.setLong(1, now);
-			update.setString(2, this.group);
-			update.setString(3, this.owner);
-			if (update.executeUpdate() == 0) {
-				try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.instance()
-						+ " (group_id, instance_id, heartbeat_at) VALUES (?, ?, ?)")) {
-					insert.setString(1, this.group);
-					insert.setString(2, this.owner);
-					insert.setLong(3, now);
-					insert.executeUpdate();
+	private void writeMembers(Connection connection, Collection<String> topics, long now) throws SQLException {
+		try (PreparedStatement update = connection.prepareStatement("UPDATE " + this.tables.member()
+				+ " SET heartbeat_at = ? WHERE group_id = ? AND topic = ? AND member_id = ?")) {
+			for (String topic : topics) {
+				update.setLong(1, now);
+				update.setString(2, this.group);
+				update.setString(3, topic);
+				update.setString(4, this.owner);
+				if (update.executeUpdate() == 0) {
+					insertMember(connection, topic, now);
 				}
 			}
 		}
 		try (PreparedStatement forget = connection.prepareStatement(
-				"DELETE FROM " + this.tables.instance() + " WHERE group_id = ? AND heartbeat_at < ?")) {
+				"DELETE FROM " + this.tables.member() + " WHERE group_id = ? AND heartbeat_at < ?")) {
 			forget.setString(1, this.group);
 			forget.setLong(2, now - FORGET_AFTER_LEASES * this.leaseMillis);
 			forget.executeUpdate();
+		}
+	}
+
+	private void insertMember(Connection connection, String topic, long now) throws SQLException {
+		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.member()
+				+ " (group_id, topic, member_id, heartbeat_at) VALUES (?, ?, ?, ?)")) {
+			insert.setString(1, this.group);
+			insert.setString(2, topic);
+			insert.setString(3, this.owner);
+			insert.setLong(4, now);
+			insert.executeUpdate();
 		}
 	}
 

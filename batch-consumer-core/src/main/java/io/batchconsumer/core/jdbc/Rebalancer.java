@@ -23,10 +23,11 @@ import io.batchconsumer.core.TopicPartition;
  *
  * <p>Clustering: every lease duration / 3 a heartbeat renews the leases and reads the group;
  * queues whose lease is someone else's now are lost ({@code onLost}); queues held beyond the fair
- * share while other live instances are starved are revoked ({@code onRevoked}, which drains and
- * commits them) and only then released; free or expired queues are taken up to the fair share,
- * each with its offset version bumped in the same transaction ({@code onAssigned}). A queue whose
- * lease was not renewed in time is given up before anything else happens ({@link #dropLapsed}).
+ * share (among the live members subscribed to the queue's topic) while other members are starved
+ * are revoked ({@code onRevoked}, which drains and commits them while a {@link LeaseKeeper} renews
+ * the leases) and only then released; free or expired queues are taken up to the fair share, each
+ * with its offset version bumped in the same transaction ({@code onAssigned}). A queue whose lease
+ * was not renewed in time is given up before anything else happens ({@link #dropLapsed}).
  *
  * <p>Broadcast: every queue of every topic is owned, with the offsets of this instance's own
  * consumer key; there are no leases.
@@ -46,6 +47,9 @@ final class Rebalancer {
 	/** {@code null} in broadcast mode. */
 	private final QueueLeases leases;
 
+	/** {@code null} in broadcast mode. */
+	private final LeaseKeeper keeper;
+
 	private final String consumerKey;
 
 	private final long leaseMillis;
@@ -62,6 +66,7 @@ final class Rebalancer {
 		this.topics = topics;
 		this.offsets = offsets;
 		this.leases = leases;
+		this.keeper = (leases != null) ? new LeaseKeeper(sql, leases, lease, clock) : null;
 		this.consumerKey = consumerKey;
 		this.leaseMillis = lease.toMillis();
 		this.clock = clock;
@@ -69,7 +74,7 @@ final class Rebalancer {
 
 	/** The last moment a renewed lease counts as ours: a sixth of the lease before it expires. */
 	private long validUntil(long renewedAt) {
-		return renewedAt + this.leaseMillis - this.leaseMillis / 6;
+		return LeaseKeeper.validUntil(renewedAt, this.leaseMillis);
 	}
 
 	/**
@@ -117,7 +122,8 @@ final class Rebalancer {
 			this.nextRebalance = Long.MAX_VALUE;
 			return;
 		}
-		QueueLeases.View view = this.sql.inTransaction("Lease heartbeat", (c) -> this.leases.heartbeat(c, now));
+		QueueLeases.View view = this.sql.inTransaction("Lease heartbeat",
+				(c) -> this.leases.heartbeat(c, topics, now));
 		this.nextRebalance = now + this.leaseMillis / 3;
 		List<TopicPartition> lost = new ArrayList<>();
 		for (OwnedQueue queue : owned.values()) {
@@ -159,12 +165,13 @@ final class Rebalancer {
 		}
 		held.put(me, mine.size());
 		candidates.addAll(0, orphans);
-		int excess = FairShare.excess(queues, view.live(), me, held, candidates.size());
+		List<String> live = view.live(topic); // only the members subscribed to this topic
+		int excess = FairShare.excess(queues, live, me, held, candidates.size());
 		if (excess > 0) {
 			revoke(mine.subList(mine.size() - excess, mine.size()), owned, listener);
 			return;
 		}
-		int room = FairShare.room(queues, view.live(), me, mine.size());
+		int room = FairShare.room(queues, live, me, mine.size());
 		assign(candidates.subList(0, Math.min(room, candidates.size())), owned, listener);
 		List<TopicPartition> unwanted = new ArrayList<>(orphans);
 		unwanted.removeAll(owned.keySet());
@@ -175,8 +182,13 @@ final class Rebalancer {
 			RebalanceListener listener) {
 		List<TopicPartition> revoked = List.copyOf(queues);
 		logger.info("Consumer '{}' gives up {} for a fair share", this.leases.owner(), revoked);
-		listener.onRevoked(revoked); // the engine drains them and commits while they are still ours
+		long validUntil = owned.values().stream().mapToLong((queue) -> queue.validUntil).min().orElse(0);
+		// The engine drains them (up to its shutdown timeout) and commits while they are still ours.
+		long kept = this.keeper.keepAliveDuring(validUntil, () -> listener.onRevoked(revoked));
 		revoked.forEach(owned::remove);
+		for (OwnedQueue queue : owned.values()) {
+			queue.validUntil = Math.max(queue.validUntil, kept);
+		}
 		release(revoked);
 	}
 
@@ -256,7 +268,7 @@ final class Rebalancer {
 	}
 
 	/**
-	 * Deletes the leases and the instance row after the engine's final commit.
+	 * Deletes the leases and the member rows after the engine's final commit.
 	 */
 	void leave() {
 		if (this.leases == null) {

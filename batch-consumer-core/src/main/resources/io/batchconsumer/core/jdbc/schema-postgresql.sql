@@ -53,12 +53,14 @@ CREATE TABLE IF NOT EXISTS ${prefix}lease (
 	PRIMARY KEY (group_id, topic, queue_id)
 );
 
--- Clustering: the live instances of a group (a recent heartbeat), for the fair share.
-CREATE TABLE IF NOT EXISTS ${prefix}instance (
+-- Clustering: the live members of a group per subscribed topic (a recent heartbeat); a topic's
+-- queues are shared among its members only. A member is one consumer (container) of an instance.
+CREATE TABLE IF NOT EXISTS ${prefix}member (
 	group_id VARCHAR(255) NOT NULL,
-	instance_id VARCHAR(255) NOT NULL,
+	topic VARCHAR(200) NOT NULL,
+	member_id VARCHAR(255) NOT NULL,
 	heartbeat_at BIGINT NOT NULL,
-	PRIMARY KEY (group_id, instance_id)
+	PRIMARY KEY (group_id, topic, member_id)
 );
 
 -- Messages that failed every attempt.

@@ -24,7 +24,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Two containers of one group share a topic through leases, and hand queues over without ever
- * processing one queue at the same moment.
+ * processing one queue at the same moment; containers of one group on different topics do not
+ * count each other when they share a topic's queues out.
  */
 class JdbcClusteringTests {
 
@@ -80,19 +81,70 @@ class JdbcClusteringTests {
 		}
 	}
 
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void twoContainersOfOneGroupOnDifferentTopicsInOneProcessEachConsumeTheirWholeTopic(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			consumeTwoTopicsInOneGroup(transport, transport);
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void twoInstancesOfOneGroupOnDifferentTopicsEachConsumeTheirWholeTopic(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport one = new JdbcTransport(dataSource, settings.withInstanceId("one"));
+				JdbcTransport two = new JdbcTransport(dataSource, settings.withInstanceId("two"))) {
+			consumeTwoTopicsInOneGroup(one, two);
+		}
+	}
+
+	/** One container a topic, both in group "workers": each must own all four queues of its topic. */
+	private static void consumeTwoTopicsInOneGroup(JdbcTransport forOrders, JdbcTransport forPayments) {
+		send(forOrders, "orders", 0, 1000);
+		send(forPayments, "payments", 0, 1000);
+		Recorder orders = new Recorder();
+		Recorder payments = new Recorder();
+		BatchContainer first = container(forOrders, "orders", "orders", orders);
+		BatchContainer second = container(forPayments, "payments", "payments", payments);
+		first.start();
+		second.start();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> orders.distinct() == 1000 && payments.distinct() == 1000);
+		assertThat(first.stats().partitions()).hasSize(4);
+		assertThat(second.stats().partitions()).hasSize(4);
+		assertThat(first.stop()).isTrue();
+		assertThat(second.stop()).isTrue();
+		assertThat(orders.processed.keySet())
+			.containsExactlyInAnyOrderElementsOf(IntStream.range(0, 1000).mapToObj(Integer::toString).toList());
+		assertThat(payments.processed.keySet())
+			.containsExactlyInAnyOrderElementsOf(IntStream.range(0, 1000).mapToObj(Integer::toString).toList());
+	}
+
 	private static BatchContainer container(JdbcTransport transport, String id, Recorder recorder) {
-		ContainerOptions options = ContainerOptions.builder(id).topics("jobs").group("workers").threadSize(4)
+		return container(transport, id, "jobs", recorder);
+	}
+
+	private static BatchContainer container(JdbcTransport transport, String id, String topic, Recorder recorder) {
+		ContainerOptions options = ContainerOptions.builder(id).topics(topic).group("workers").threadSize(4)
 			.consumerBatchSize(10).ordering(Ordering.UNORDERED).commitInterval(Duration.ofMillis(100)).build();
 		return new BatchContainer(options, transport.createSource(options), recorder.listener(id, 200_000),
 				transport.deadLetterSink(options));
 	}
 
 	private static void send(JdbcTransport transport, int from, int to) {
+		send(transport, "jobs", from, to);
+	}
+
+	private static void send(JdbcTransport transport, String topic, int from, int to) {
 		List<Object> batch = new ArrayList<>();
 		for (int i = from; i < to; i++) {
 			batch.add(Integer.toString(i));
 		}
-		assertThat(transport.producer().sendBatch("jobs", batch)).allMatch((result) -> result.isStored());
+		assertThat(transport.producer().sendBatch(topic, batch)).allMatch((result) -> result.isStored());
 	}
 
 }

@@ -91,6 +91,48 @@ class JdbcMessageSourceTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
+	void keepsItsLeasesWhileARevokedQueueDrainsLongerThanALease(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(2).withInstanceId("one");
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = transport(dataSource, settings)) {
+			send(transport, 10);
+			Events a = new Events();
+			MessageSource first = subscribe(transport, "a", ConsumptionMode.CLUSTERING, a);
+			assertThat(first.poll(Duration.ZERO)).hasSize(10);
+			Events b = new Events();
+			MessageSource second = subscribe(transport, "b", ConsumptionMode.CLUSTERING, b);
+			second.poll(Duration.ZERO);
+			assertThat(b.assigned).as("a holds both queues").isEmpty();
+
+			String leasesOfA = "SELECT MIN(expires_at) FROM " + settings.tablePrefix() + "lease WHERE owner_id LIKE 'one-a-%'";
+			a.whileRevoking = (revoked) -> {
+				assertThat(revoked).containsExactly(queue(1));
+				for (int i = 0; i < 4; i++) { // a drain of 8 s, over two leases of 3 s
+					this.clock.advance(Duration.ofSeconds(2));
+					long due = this.clock.millis() + settings.leaseDuration().toMillis();
+					org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+						.until(() -> count(dataSource, leasesOfA) == due);
+				}
+				second.poll(Duration.ZERO);
+				assertThat(b.assigned).as("the leases of a were renewed while it drained").isEmpty();
+				first.commitSync(Map.of(queue(1), 7L));
+			};
+			this.clock.advance(Duration.ofSeconds(1)); // the heartbeat of a sees b and gives up its excess
+			first.poll(Duration.ZERO);
+			assertThat(a.revoked).containsExactly(queue(1));
+			assertThat(a.lost).as("the queue a keeps is still valid after the drain").isEmpty();
+			assertThat(committed(dataSource, settings, "g", 1)).isEqualTo(7);
+
+			this.clock.advance(Duration.ofSeconds(1)); // the next heartbeat of b takes the released queue
+			second.poll(Duration.ZERO);
+			assertThat(b.assigned).containsExactly(queue(1));
+			first.close();
+			second.close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
 	void refusesACommitAfterAnOffsetResetAndClaimsTheQueueAgainFromTheResetPosition(TestDatabases.Kind kind) {
 		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
@@ -247,6 +289,17 @@ class JdbcMessageSourceTests {
 		assertThat(transport.producer().sendBatch("t", batch)).allMatch(SendResult::isStored);
 	}
 
+	private static long count(HikariDataSource dataSource, String sql) {
+		try (var connection = dataSource.getConnection(); var statement = connection.createStatement();
+				var rs = statement.executeQuery(sql)) {
+			rs.next();
+			return rs.getLong(1);
+		}
+		catch (java.sql.SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	private static long committed(HikariDataSource dataSource, JdbcSettings settings, String group, int queue) {
 		return TestDatabases.count(dataSource, "SELECT next_offset FROM " + settings.tablePrefix()
 				+ "consumer_offset WHERE group_id = '" + group + "' AND topic = 't' AND queue_id = " + queue);
@@ -274,9 +327,14 @@ class JdbcMessageSourceTests {
 			this.assigned.addAll(partitions);
 		}
 
+		/** Runs inside {@code onRevoked}, as the engine's drain and commit do. */
+		java.util.function.Consumer<Collection<TopicPartition>> whileRevoking = (partitions) -> {
+		};
+
 		@Override
 		public void onRevoked(Collection<TopicPartition> partitions) {
 			this.revoked.addAll(partitions);
+			this.whileRevoking.accept(partitions);
 		}
 
 		@Override

@@ -5,13 +5,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
@@ -24,8 +26,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A quick throughput measurement: {@code sendBatch} of 100k small messages in batches of 100,
- * then their consumption by a container. Prints messages per second; asserts only correctness
- * (performance is never asserted in a unit test).
+ * then their consumption by a container, with the default container options and with tuned ones
+ * (4 threads, slices of 50, pulls of 500, unordered; the default max-span). Prints messages per
+ * second; asserts only correctness (performance is never asserted in a unit test).
  */
 class JdbcThroughputTests {
 
@@ -48,9 +51,33 @@ class JdbcThroughputTests {
 		databases.close();
 	}
 
+	/** The container options measured. */
+	enum Profile {
+
+		/** Every container option at its default (10 threads, slices of 10, pulls of 32, key ordering). */
+		DEFAULTS,
+
+		/** 4 threads, slices of 50, pulls of 500, unordered, the default max-span. */
+		TUNED;
+
+		ContainerOptions options() {
+			ContainerOptions.Builder builder = ContainerOptions.builder("bench").topics("bench").group("bench");
+			if (this == TUNED) {
+				builder.threadSize(4).consumerBatchSize(50).pullBatchSize(500).ordering(Ordering.UNORDERED);
+			}
+			return builder.build();
+		}
+
+	}
+
+	static Stream<Arguments> runs() {
+		return Stream.of(TestDatabases.Kind.values())
+			.flatMap((kind) -> Stream.of(Profile.values()).map((profile) -> Arguments.of(kind, profile)));
+	}
+
 	@ParameterizedTest
-	@EnumSource(TestDatabases.Kind.class)
-	void sendsAndConsumesOneHundredThousandSmallMessages(TestDatabases.Kind kind) {
+	@MethodSource("runs")
+	void sendsAndConsumesOneHundredThousandSmallMessages(TestDatabases.Kind kind, Profile profile) {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 8);
 				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
 			transport.producer().send("bench", "warm-up");
@@ -65,11 +92,7 @@ class JdbcThroughputTests {
 			long sendNanos = System.nanoTime() - sendStart;
 
 			AtomicInteger consumed = new AtomicInteger();
-			ContainerOptions options = ContainerOptions.builder("bench").topics("bench").group("bench").threadSize(4)
-				.consumerBatchSize(50).pullBatchSize(500).ordering(Ordering.UNORDERED)
-				// The engine measures the span from its oldest batch not yet dropped at a commit, so with the
-				// default max-span each queue stops at 2,000 messages a commit interval (about 9k msg/s here).
-				.maxSpan(100_000).build();
+			ContainerOptions options = profile.options();
 			BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
 				consumed.addAndGet(slice.size());
 				return BatchResult.success();
@@ -80,8 +103,8 @@ class JdbcThroughputTests {
 			long consumeNanos = System.nanoTime() - consumeStart;
 			assertThat(container.stop()).isTrue();
 			assertThat(consumed.get()).isEqualTo(MESSAGES + 1);
-			System.out.printf("JDBC throughput on %s: sendBatch(100) %,.0f msg/s, consume (pull 500, 4 threads, max-span 100000) %,.0f msg/s%n",
-					kind, MESSAGES / (sendNanos / 1e9), (MESSAGES + 1) / (consumeNanos / 1e9));
+			System.out.printf("JDBC throughput on %s, %s options: sendBatch(100) %,.0f msg/s, consume %,.0f msg/s%n",
+					kind, profile, MESSAGES / (sendNanos / 1e9), (MESSAGES + 1) / (consumeNanos / 1e9));
 		}
 	}
 
