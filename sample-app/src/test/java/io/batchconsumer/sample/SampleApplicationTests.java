@@ -1,7 +1,10 @@
 package io.batchconsumer.sample;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +42,9 @@ class SampleApplicationTests {
 
 	@Autowired
 	private JdbcTemplate jdbcTemplate;
+
+	@Autowired
+	private ProcessedOrders processedOrders;
 
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) {
@@ -158,6 +164,15 @@ class SampleApplicationTests {
 			.expectBody(String.class)
 			.value((body) -> assertThat(body).contains("http_server_requests_seconds_count",
 					"batch_consumer_messages_total{listener=\"orders\",outcome=\"success\"}"));
+	}
+
+	@Test
+	void recordingAnOrderTwiceKeepsOneRow() {
+		Order order = new Order("twice-1", "customer-1", new BigDecimal("12.50"), Instant.now(), 0);
+		this.processedOrders.record(List.of(order), Instant.now());
+		this.processedOrders.record(List.of(order), Instant.now());
+		assertThat(this.jdbcTemplate.queryForObject("SELECT COUNT(*) FROM processed_orders WHERE id = 'twice-1'",
+				Long.class)).isEqualTo(1);
 	}
 
 	@Test
