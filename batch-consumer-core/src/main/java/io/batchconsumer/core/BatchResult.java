@@ -15,7 +15,7 @@ import java.util.Objects;
  */
 public final class BatchResult {
 
-	private static final BatchResult SUCCESS = new BatchResult(List.of(), new int[0], null);
+	private static final BatchResult SUCCESS = new BatchResult(List.of(), new int[0], null, List.of());
 
 	private final List<Message<?>> failedMessages;
 
@@ -23,10 +23,15 @@ public final class BatchResult {
 
 	private final Throwable cause;
 
-	private BatchResult(List<Message<?>> failedMessages, int[] failedIndexes, Throwable cause) {
+	/** The cause of each failed message by position in {@link #failedMessages}; null entries take {@link #cause}. */
+	private final List<Throwable> messageCauses;
+
+	private BatchResult(List<Message<?>> failedMessages, int[] failedIndexes, Throwable cause,
+			List<Throwable> messageCauses) {
 		this.failedMessages = failedMessages;
 		this.failedIndexes = failedIndexes;
 		this.cause = cause;
+		this.messageCauses = messageCauses;
 	}
 
 	/**
@@ -54,7 +59,7 @@ public final class BatchResult {
 	 */
 	public static BatchResult failed(Collection<? extends Message<?>> failed, Throwable cause) {
 		Objects.requireNonNull(failed, "failed");
-		return failed.isEmpty() ? SUCCESS : new BatchResult(List.copyOf(failed), new int[0], cause);
+		return failed.isEmpty() ? SUCCESS : new BatchResult(List.copyOf(failed), new int[0], cause, List.of());
 	}
 
 	/**
@@ -63,7 +68,16 @@ public final class BatchResult {
 	 * @return the result
 	 */
 	public static BatchResult failedAt(int... indexes) {
-		return (indexes.length == 0) ? SUCCESS : new BatchResult(List.of(), indexes.clone(), null);
+		return (indexes.length == 0) ? SUCCESS : new BatchResult(List.of(), indexes.clone(), null, List.of());
+	}
+
+	/**
+	 * Starts a result whose failed messages each have a cause of their own, such as a payload that
+	 * could not be converted next to one the listener rejected.
+	 * @return the builder
+	 */
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	/**
@@ -79,6 +93,20 @@ public final class BatchResult {
 	 * @return the cause or {@code null}
 	 */
 	public Throwable cause() {
+		return this.cause;
+	}
+
+	/**
+	 * Why this message failed: its own cause when one was given, otherwise the result's.
+	 * @param message a failed message
+	 * @return the cause or {@code null}
+	 */
+	public Throwable causeOf(Message<?> message) {
+		for (int i = 0; i < this.messageCauses.size(); i++) {
+			if (this.failedMessages.get(i).sameRecord(message) && this.messageCauses.get(i) != null) {
+				return this.messageCauses.get(i);
+			}
+		}
 		return this.cause;
 	}
 
@@ -115,6 +143,56 @@ public final class BatchResult {
 			}
 		}
 		return result;
+	}
+
+	/**
+	 * Builds a {@link BatchResult} message by message. Threading: not thread-safe.
+	 */
+	public static final class Builder {
+
+		private final List<Message<?>> messages = new ArrayList<>();
+
+		private final List<Throwable> causes = new ArrayList<>();
+
+		private Builder() {
+		}
+
+		/**
+		 * Marks a message failed.
+		 * @param message the message
+		 * @param cause why, may be {@code null}
+		 * @return this builder
+		 */
+		public Builder fail(Message<?> message, Throwable cause) {
+			this.messages.add(Objects.requireNonNull(message, "message"));
+			this.causes.add(cause);
+			return this;
+		}
+
+		/**
+		 * Marks messages failed for one reason.
+		 * @param failed the messages
+		 * @param cause why, may be {@code null}
+		 * @return this builder
+		 */
+		public Builder fail(Collection<? extends Message<?>> failed, Throwable cause) {
+			failed.forEach((message) -> fail(message, cause));
+			return this;
+		}
+
+		/**
+		 * Builds the result.
+		 * @return the result; a success when nothing failed
+		 */
+		public BatchResult build() {
+			if (this.messages.isEmpty()) {
+				return SUCCESS;
+			}
+			Throwable first = this.causes.stream().filter(Objects::nonNull).findFirst().orElse(null);
+			return new BatchResult(List.copyOf(this.messages), new int[0], first,
+					java.util.Collections.unmodifiableList(new ArrayList<>(this.causes)));
+		}
+
 	}
 
 	@Override

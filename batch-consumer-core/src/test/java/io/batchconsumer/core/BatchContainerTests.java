@@ -326,4 +326,18 @@ class BatchContainerTests {
 		await().atMost(WAIT).until(() -> this.fixture.committed(0) == 500);
 	}
 
+	@Test
+	void eachDeadLetterRecordsWhyItsOwnMessageFailed() {
+		this.fixture = new ContainerFixture(1, 10);
+		this.fixture.start((o) -> o.ordering(Ordering.UNORDERED).consumerBatchSize(10).retryMaxAttempts(2),
+				(slice) -> BatchResult.builder()
+					.fail(slice.stream().filter((m) -> m.offset() == 2).toList(), new IllegalStateException("rejected"))
+					.fail(slice.stream().filter((m) -> m.offset() == 5).toList(), new IllegalArgumentException("unreadable"))
+					.build());
+		await().atMost(WAIT).until(() -> this.fixture.committed(0) == 10);
+		assertThat(this.fixture.deadLetters.stored()).hasSize(2)
+			.allSatisfy((dl) -> assertThat(dl.errorClass()).isEqualTo((dl.message().offset() == 2)
+					? IllegalStateException.class.getName() : IllegalArgumentException.class.getName()));
+	}
+
 }

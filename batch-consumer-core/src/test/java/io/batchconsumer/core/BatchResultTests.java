@@ -51,4 +51,18 @@ class BatchResultTests {
 		return Message.raw("t", 0, offset, "k", "secret".getBytes(StandardCharsets.UTF_8), Map.of(), 0);
 	}
 
+	@Test
+	void eachFailedMessageKeepsItsOwnCause() {
+		IllegalStateException rejected = new IllegalStateException("rejected");
+		IllegalArgumentException unreadable = new IllegalArgumentException("unreadable");
+		BatchResult result = BatchResult.builder()
+			.fail(this.slice.get(0), rejected)
+			.fail(List.of(this.slice.get(2)), unreadable)
+			.build();
+		assertThat(result.failedOf(this.slice)).containsExactly(this.slice.get(0), this.slice.get(2));
+		assertThat(result.causeOf(this.slice.get(0))).isSameAs(rejected);
+		assertThat(result.causeOf(this.slice.get(2))).isSameAs(unreadable);
+		assertThat(BatchResult.builder().build().isSuccess()).isTrue();
+	}
+
 }

@@ -1,7 +1,6 @@
 package io.batchconsumer.core.internal;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -56,9 +55,6 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	/** Completions from workers and commands from callers; unbounded so a worker never blocks or drops. */
 	private final LinkedBlockingQueue<Object> mailbox = new LinkedBlockingQueue<>();
 
-	/** Slices a key gate released, waiting for a free worker. */
-	private final ArrayDeque<Slice> ready = new ArrayDeque<>();
-
 	/** Written by the owner around each poll, read by posting threads to decide whether to wake it. */
 	private volatile boolean inPoll;
 
@@ -67,8 +63,6 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	/** Set by {@link #requestStop(boolean)} for a crash-like stop: no drain, no commit. */
 	private volatile boolean aborted;
-
-	private int busy;
 
 	private boolean subscribed;
 
@@ -84,7 +78,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		this.workers = workers;
 		this.status = status;
 		this.partitions = new Partitions(options.ordering());
-		this.dispatcher = new ThreadBatchDispatcher(options);
+		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post);
 		this.flow = new FlowController(options, status.counters());
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, System.nanoTime());
 	}
@@ -109,7 +103,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 			this.runner.halt();
 			this.workers.shutdownNow();
 			closeSource();
-			this.status.publish(this.partitions.all(), this.busy, this.source, this.paused);
+			this.status.publish(this.partitions.all(), this.dispatcher.busy(), this.source, this.paused);
 		}
 	}
 
@@ -152,7 +146,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 			dispatch();
 			pollOnce();
 			dispatch();
-			this.status.publishIfDue(this.partitions.all(), this.busy, this.source, this.paused);
+			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busy(), this.source, this.paused);
 		}
 		catch (RuntimeException ex) {
 			if (!this.running) {
@@ -248,48 +242,13 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	}
 
 	private void complete(Completion completion) {
-		this.busy--;
-		Slice slice = completion.slice();
-		if (!this.partitions.isCurrent(slice)) {
-			return; // a late completion of an ended epoch: its ledger is gone, nothing moves
-		}
-		PartitionState partition = slice.partition;
-		partition.running--;
-		if (!completion.finished()) {
-			return;
-		}
-		partition.finished(slice);
-		if (partition.ledger.complete(slice.batchId, slice.index)) {
-			// Drop the finished prefix now, not at commit time: the span and the oldest open batch
-			// must see it at once, or flow control stops fetching behind work that is done.
-			partition.ledger.advance();
-		}
-		if (partition.keyGate != null) {
-			this.ready.addAll(partition.keyGate.leave(slice));
-		}
+		this.dispatcher.complete(completion);
 	}
 
 	private void dispatch() {
-		if (this.paused) {
-			return;
+		if (!this.paused) {
+			this.dispatcher.dispatch();
 		}
-		int idle = this.options.threadSize() - this.busy;
-		while (idle > 0 && !this.ready.isEmpty()) {
-			Slice slice = this.ready.pollFirst();
-			if (this.partitions.isCurrent(slice) && !slice.partition.draining) {
-				submit(slice);
-				idle--;
-			}
-		}
-		for (Slice slice : this.dispatcher.dispatch(this.partitions.all(), idle, System.nanoTime())) {
-			submit(slice);
-		}
-	}
-
-	private void submit(Slice slice) {
-		this.busy++;
-		slice.partition.running++;
-		this.workers.execute(() -> post(new Completion(slice, this.runner.process(slice))));
 	}
 
 	private void applyFlowControl() {

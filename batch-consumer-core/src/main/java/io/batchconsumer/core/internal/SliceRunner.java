@@ -2,6 +2,7 @@ package io.batchconsumer.core.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,10 +87,10 @@ final class SliceRunner {
 		try {
 			BatchResult result = this.listener.onSlice(delivered);
 			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
-			failure = failed.isEmpty() ? null : new Failure(failed, result.cause());
+			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf);
 		}
 		catch (Throwable ex) {
-			failure = new Failure(delivered, ex);
+			failure = new Failure(delivered, (message) -> ex);
 		}
 		int failedCount = (failure != null) ? failure.messages.size() : 0;
 		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), System.nanoTime() - start, failedCount);
@@ -101,13 +102,14 @@ final class SliceRunner {
 		if (!this.options.deadLetterEnabled()) {
 			for (Message<byte[]> message : failure.messages) {
 				logger.warn("Skipping {} of container '{}' after {} attempts (dead letters are off): {}", message,
-						this.options.id(), attempts, describe(failure.cause));
+						this.options.id(), attempts, describe(failure.causes.apply(message)));
 			}
 			this.counters.skipped.add(failure.messages.size());
 			return true;
 		}
 		for (Message<byte[]> message : failure.messages) {
-			DeadLetter deadLetter = DeadLetter.of(message.withDeliveryAttempt(attempts), attempts, failure.cause);
+			DeadLetter deadLetter = DeadLetter.of(message.withDeliveryAttempt(attempts), attempts,
+					failure.causes.apply(message));
 			if (!writeDeadLetter(slice, deadLetter)) {
 				return false;
 			}
@@ -155,7 +157,8 @@ final class SliceRunner {
 		return (cause != null) ? cause.getClass().getName() : "reported failed by the listener";
 	}
 
-	private record Failure(List<Message<byte[]>> messages, Throwable cause) {
+	/** The messages that failed one delivery, and why each did. */
+	private record Failure(List<Message<byte[]>> messages, Function<Message<byte[]>, Throwable> causes) {
 	}
 
 }

@@ -1,14 +1,18 @@
 package io.batchconsumer.core.internal;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 
 /**
- * Forms thread batches when workers are idle (PMQ's idle-thread-aware batch creation).
+ * Forms thread batches when workers are idle (PMQ's idle-thread-aware batch creation), hands
+ * their slices to the workers, and takes the completions back into the ledgers and key gates.
  *
  * <p>For a partition with {@code buffered} messages and {@code idle} free workers, a batch takes a
  * contiguous run of the buffer and splits it into
@@ -17,16 +21,87 @@ import io.batchconsumer.core.Ordering;
  * partition served first last time, and no partition takes more than its share of the idle
  * workers while others wait.
  *
- * <p>Threading: owned by the owner thread.
+ * <p>Threading: owned by the owner thread; workers only run {@link SliceRunner#process} and post
+ * the completion.
  */
 final class ThreadBatchDispatcher {
 
 	private final ContainerOptions options;
 
+	private final Partitions partitions;
+
+	private final SliceRunner runner;
+
+	private final Executor workers;
+
+	private final Consumer<Completion> mailbox;
+
+	/** Slices a key gate released, waiting for a free worker. */
+	private final ArrayDeque<Slice> ready = new ArrayDeque<>();
+
+	/** Slices handed to a worker and not completed, of any epoch. */
+	private int busy;
+
 	private int turn;
 
-	ThreadBatchDispatcher(ContainerOptions options) {
+	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
+			Consumer<Completion> mailbox) {
 		this.options = options;
+		this.partitions = partitions;
+		this.runner = runner;
+		this.workers = workers;
+		this.mailbox = mailbox;
+	}
+
+	int busy() {
+		return this.busy;
+	}
+
+	/** Hands released slices, then new thread batches, to the idle workers. */
+	void dispatch() {
+		int idle = this.options.threadSize() - this.busy;
+		while (idle > 0 && !this.ready.isEmpty()) {
+			Slice slice = this.ready.pollFirst();
+			if (this.partitions.isCurrent(slice) && !slice.partition.draining) {
+				submit(slice);
+				idle--;
+			}
+		}
+		for (Slice slice : formBatches(this.partitions.all(), idle, System.nanoTime())) {
+			submit(slice);
+		}
+	}
+
+	/**
+	 * Takes a worker's completion: frees its worker, finishes its slice in the ledger (dropping the
+	 * finished prefix at once, so the span and the oldest open batch see it), and releases the
+	 * slices waiting for its keys. A completion of an ended epoch only frees its worker.
+	 * @param completion the completion
+	 */
+	void complete(Completion completion) {
+		this.busy--;
+		Slice slice = completion.slice();
+		if (!this.partitions.isCurrent(slice)) {
+			return;
+		}
+		PartitionState partition = slice.partition;
+		partition.running--;
+		if (!completion.finished()) {
+			return;
+		}
+		partition.finished(slice);
+		if (partition.ledger.complete(slice.batchId, slice.index)) {
+			partition.ledger.advance();
+		}
+		if (partition.keyGate != null) {
+			this.ready.addAll(partition.keyGate.leave(slice));
+		}
+	}
+
+	private void submit(Slice slice) {
+		this.busy++;
+		slice.partition.running++;
+		this.workers.execute(() -> this.mailbox.accept(new Completion(slice, this.runner.process(slice))));
 	}
 
 	/**
@@ -36,7 +111,7 @@ final class ThreadBatchDispatcher {
 	 * @param nowNanos the time batches are opened
 	 * @return slices that may run now; slices waiting for a key stay in their partition's gate
 	 */
-	List<Slice> dispatch(List<PartitionState> partitions, int idle, long nowNanos) {
+	private List<Slice> formBatches(List<PartitionState> partitions, int idle, long nowNanos) {
 		List<Slice> runnable = new ArrayList<>();
 		int size = partitions.size();
 		if (idle <= 0 || size == 0) {

@@ -65,10 +65,22 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	 * @param payloadSerializer turns other payloads into bytes (the starter plugs in JSON)
 	 */
 	public KafkaTransport(Map<String, Object> clientProperties, Function<Object, byte[]> payloadSerializer) {
+		this(clientProperties, clientProperties, payloadSerializer);
+	}
+
+	/**
+	 * Creates a transport whose consumers and producer take different client properties, as
+	 * Spring Boot's {@code spring.kafka.consumer.*} and {@code spring.kafka.producer.*} give them.
+	 * @param consumerProperties properties of the consumers: at least {@code bootstrap.servers}
+	 * @param producerProperties properties of the producer and the admin client
+	 * @param payloadSerializer turns other payloads into bytes (the starter plugs in JSON)
+	 */
+	public KafkaTransport(Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
+			Function<Object, byte[]> payloadSerializer) {
 		Objects.requireNonNull(payloadSerializer, "payloadSerializer");
-		this.clientProperties = Map.copyOf(Objects.requireNonNull(clientProperties, "clientProperties"));
+		this.clientProperties = Map.copyOf(Objects.requireNonNull(consumerProperties, "consumerProperties"));
 		this.instanceId = KafkaConfigs.instanceId(this.clientProperties);
-		this.clients = new SharedClients(this.clientProperties);
+		this.clients = new SharedClients(Objects.requireNonNull(producerProperties, "producerProperties"));
 		this.deadLetterTopics = new DeadLetterTopics(this.clients);
 		this.producer = new KafkaBatchProducer(this.clients, (payload) -> serialize(payload, payloadSerializer));
 	}

@@ -4,9 +4,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
@@ -31,11 +31,12 @@ import io.batchconsumer.spring.listener.PayloadConverter;
  * {@code DataSource} close.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
-@ConditionalOnProperty(prefix = "batch-consumer", name = "enabled", havingValue = "true", matchIfMissing = true)
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+		"org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration" })
+@Conditional(OnBatchConsumerEnabledCondition.class)
 @EnableConfigurationProperties(BatchConsumerProperties.class)
 @Import({ PayloadConverterConfigurations.Json.class, PayloadConverterConfigurations.Raw.class,
-		TransportConfigurations.Jdbc.class, TransportConfigurations.Missing.class })
+		TransportConfigurations.Jdbc.class, TransportConfigurations.Kafka.class, TransportConfigurations.Missing.class })
 public final class BatchConsumerAutoConfiguration {
 
 	/**

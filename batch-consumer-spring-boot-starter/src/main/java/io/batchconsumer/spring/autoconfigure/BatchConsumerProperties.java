@@ -40,6 +40,14 @@ public class BatchConsumerProperties implements Validator {
 	private String group;
 
 	/**
+	 * Id of this instance: the owner of its JDBC queue leases and, in broadcast mode, the key of its
+	 * own offsets (Kafka group '<group>-<instance id>'). Give each instance a stable one when
+	 * broadcast consumers must resume after a restart. Defaults to a random id for JDBC and to the
+	 * host name for Kafka.
+	 */
+	private String instanceId;
+
+	/**
 	 * How instances share a topic: 'clustering' (each partition to one instance) or 'broadcast'
 	 * (every instance gets every message).
 	 */
@@ -122,6 +130,14 @@ public class BatchConsumerProperties implements Validator {
 
 	public void setGroup(String group) {
 		this.group = group;
+	}
+
+	public String getInstanceId() {
+		return this.instanceId;
+	}
+
+	public void setInstanceId(String instanceId) {
+		this.instanceId = instanceId;
 	}
 
 	public String getMode() {

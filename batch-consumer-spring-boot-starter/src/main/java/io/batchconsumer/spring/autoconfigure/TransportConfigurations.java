@@ -1,18 +1,26 @@
 package io.batchconsumer.spring.autoconfigure;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import javax.sql.DataSource;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.jdbc.JdbcSettings;
 import io.batchconsumer.core.jdbc.JdbcTransport;
 import io.batchconsumer.core.jdbc.SchemaInitialization;
+import io.batchconsumer.core.kafka.KafkaTransport;
 import io.batchconsumer.spring.listener.PayloadConverter;
 
 /**
@@ -39,7 +47,7 @@ final class TransportConfigurations {
 		JdbcTransport batchConsumerJdbcTransport(BatchConsumerProperties properties, DataSource dataSource,
 				PayloadConverter converter) {
 			BatchConsumerProperties.Jdbc jdbc = properties.getJdbc();
-			String instanceId = (jdbc.getInstanceId() != null) ? jdbc.getInstanceId()
+			String instanceId = (properties.getInstanceId() != null) ? properties.getInstanceId()
 					: JdbcSettings.defaults().instanceId();
 			return new JdbcTransport(dataSource, jdbcSettings(jdbc, instanceId), converter::write);
 		}
@@ -65,6 +73,34 @@ final class TransportConfigurations {
 	}
 
 	/**
+	 * The Kafka transport, configured from Spring Boot's {@code spring.kafka.*} (bootstrap servers,
+	 * security, SSL, {@code properties}, and the consumer and producer sections), so Kafka users
+	 * configure nothing twice. The engine sets what it owns (manual commits, group, assignor,
+	 * {@code max.poll.records} = pull batch size).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty(prefix = "batch-consumer", name = "transport", havingValue = "kafka")
+	@ConditionalOnClass(name = { "org.apache.kafka.clients.consumer.KafkaConsumer",
+			"org.springframework.boot.kafka.autoconfigure.KafkaProperties" })
+	static class Kafka {
+
+		@Bean(destroyMethod = "close")
+		@ConditionalOnMissingBean(Transport.class)
+		KafkaTransport batchConsumerKafkaTransport(BatchConsumerProperties properties,
+				ObjectProvider<KafkaProperties> kafkaProperties, Environment environment, PayloadConverter converter) {
+			KafkaProperties kafka = kafkaProperties
+				.getIfAvailable(() -> Binder.get(environment).bindOrCreate("spring.kafka", KafkaProperties.class));
+			Map<String, Object> consumer = new HashMap<>(kafka.buildConsumerProperties());
+			Map<String, Object> producer = new HashMap<>(kafka.buildProducerProperties());
+			if (properties.getInstanceId() != null) {
+				consumer.put(KafkaTransport.INSTANCE_ID, properties.getInstanceId());
+			}
+			return new KafkaTransport(consumer, producer, converter::write);
+		}
+
+	}
+
+	/**
 	 * No transport could be configured: fails start-up with what to do. This is also the hook of
 	 * {@code batch-consumer.transport=kafka} until a Kafka transport exists: the application must
 	 * define the {@link Transport} bean.
@@ -77,8 +113,9 @@ final class TransportConfigurations {
 		Transport batchConsumerMissingTransport(BatchConsumerProperties properties) {
 			String transport = PropertiesValidation.normalize(properties.getTransport());
 			if ("kafka".equals(transport)) {
-				throw new IllegalStateException("No Transport bean for batch-consumer.transport=kafka: the Kafka "
-						+ "transport is not available yet; define a io.batchconsumer.core.Transport bean");
+				throw new IllegalStateException("No Transport bean for batch-consumer.transport=kafka: add "
+						+ "org.springframework.boot:spring-boot-starter-kafka to the application (it brings "
+						+ "kafka-clients and spring.kafka.* configuration), or define a io.batchconsumer.core.Transport bean");
 			}
 			throw new IllegalStateException("No Transport bean for batch-consumer.transport=" + transport
 					+ ": the JDBC transport needs a single DataSource bean; add spring-boot-starter-jdbc and a "

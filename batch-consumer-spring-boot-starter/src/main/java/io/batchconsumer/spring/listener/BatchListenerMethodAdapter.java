@@ -48,14 +48,22 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 	}
 
 	@Override
-	public BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {
+	public BatchResult onSlice(List<Message<byte[]>> slice) {
 		Conversion conversion = convert(slice);
-		BatchResult result = this.listenerMethod.isBatch() ? invokeWithList(conversion.converted)
-				: invokeOneByOne(conversion.converted);
-		List<Message<?>> failed = new ArrayList<>(result.failedOf(conversion.converted));
-		failed.addAll(conversion.failed);
-		Throwable cause = (result.cause() != null) ? result.cause() : conversion.cause;
-		return BatchResult.failed(failed, cause);
+		BatchResult result;
+		try {
+			result = this.listenerMethod.isBatch() ? invokeWithList(conversion.converted)
+					: invokeOneByOne(conversion.converted);
+		}
+		catch (Exception ex) {
+			// The listener failed the messages it was given; those that did not convert keep their
+			// own cause, so a dead letter says why each message failed.
+			result = BatchResult.failed(conversion.converted, ex);
+		}
+		for (Message<Object> message : result.failedOf(conversion.converted)) {
+			conversion.failed.fail(message, result.causeOf(message));
+		}
+		return conversion.failed.build();
 	}
 
 	private Conversion convert(List<Message<byte[]>> slice) {
@@ -66,8 +74,8 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 				conversion.converted.add(message.withPayload(payload));
 			}
 			catch (RuntimeException ex) {
-				conversion.failed.add(message);
-				conversion.cause = new PayloadConversionException(message, this.listenerMethod.payloadType(), ex);
+				conversion.failed.fail(message,
+						new PayloadConversionException(message, this.listenerMethod.payloadType(), ex));
 			}
 		}
 		return conversion;
@@ -120,9 +128,8 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 
 		private final List<Message<Object>> converted = new ArrayList<>();
 
-		private final List<Message<?>> failed = new ArrayList<>();
-
-		private Throwable cause;
+		/** Messages whose payload did not convert, each with its own cause. */
+		private final BatchResult.Builder failed = BatchResult.builder();
 
 	}
 

@@ -10,6 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -24,6 +27,7 @@ import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.jdbc.JdbcTransport;
+import io.batchconsumer.core.kafka.KafkaTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.annotation.BatchListenerAnnotationBeanPostProcessor;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -95,12 +99,33 @@ class BatchConsumerAutoConfigurationTests {
 	}
 
 	@Test
-	void kafkaWithoutATransportBeanFailsNamingTheMissingTransport() {
+	void kafkaWithoutKafkaOnTheClassPathFailsSayingWhatToAdd() {
 		this.runner.withPropertyValues("batch-consumer.transport=kafka")
+			.withClassLoader(new FilteredClassLoader(KafkaConsumer.class))
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("No Transport bean for batch-consumer.transport=kafka"));
+				.hasMessageContaining("No Transport bean for batch-consumer.transport=kafka")
+				.hasMessageContaining("spring-boot-starter-kafka"));
+	}
+
+	@Test
+	void kafkaIsConfiguredFromTheSpringKafkaProperties() {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withPropertyValues("batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=localhost:9",
+					"batch-consumer.instance-id=node-7")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(KafkaTransport.class).doesNotHaveBean(JdbcTransport.class);
+				assertThat(context.getBean(KafkaTransport.class).instanceId()).isEqualTo("node-7");
+				assertThat(context.getBean(BatchProducer.class)).isSameAs(context.getBean(KafkaTransport.class).producer());
+			});
+	}
+
+	@Test
+	void kafkaWithoutBootsKafkaAutoConfigurationBindsSpringKafkaItself() {
+		this.runner.withPropertyValues("batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=localhost:9")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(KafkaTransport.class));
 	}
 
 	@Test

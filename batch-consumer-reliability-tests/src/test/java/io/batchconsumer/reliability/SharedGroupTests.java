@@ -1,0 +1,97 @@
+package io.batchconsumer.reliability;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.stereotype.Component;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two listeners of one application on different topics share the default consumer group
+ * ({@code spring.application.name}): each must still own every queue of its own topic, or the
+ * queues left to the other listener — which never subscribes to them — are never consumed.
+ */
+@SpringBootTest(properties = "spring.application.name=shared-group")
+@DirtiesContext
+class SharedGroupTests {
+
+	@TempDir
+	static Path directory;
+
+	@Autowired
+	private BatchProducer producer;
+
+	@Autowired
+	private BatchListenerContainerRegistry registry;
+
+	@Autowired
+	private Listeners listeners;
+
+	@DynamicPropertySource
+	static void database(DynamicPropertyRegistry registry) {
+		registry.add("spring.datasource.url",
+				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
+	}
+
+	@Test
+	void twoListenersInOneGroupEachOwnEveryQueueOfTheirTopic() {
+		List<String> payloads = IntStream.range(0, 100).mapToObj((i) -> "p" + i).toList();
+		this.producer.sendBatch("orders", payloads);
+		this.producer.sendBatch("refunds", payloads);
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			assertThat(this.registry.getContainer("orders").stats().partitions()).hasSize(4);
+			assertThat(this.registry.getContainer("refunds").stats().partitions()).hasSize(4);
+			assertThat(this.listeners.orders).hasSize(100);
+			assertThat(this.listeners.refunds).hasSize(100);
+		});
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@Import(Listeners.class)
+	static class TestApplication {
+
+	}
+
+	/** Two listeners, one group. */
+	@Component
+	static class Listeners {
+
+		final Set<String> orders = ConcurrentHashMap.newKeySet();
+
+		final Set<String> refunds = ConcurrentHashMap.newKeySet();
+
+		@BatchListener(id = "orders", topics = "orders")
+		void onOrders(List<String> payloads) {
+			this.orders.addAll(payloads);
+		}
+
+		@BatchListener(id = "refunds", topics = "refunds")
+		void onRefunds(List<String> payloads) {
+			this.refunds.addAll(payloads);
+		}
+
+	}
+
+}

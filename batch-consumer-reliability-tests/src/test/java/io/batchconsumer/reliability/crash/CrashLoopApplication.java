@@ -1,0 +1,120 @@
+package io.batchconsumer.reliability.crash;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.Banner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.stereotype.Component;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+
+/**
+ * The consumer that the crash-loop tests run in a process of its own and kill with SIGKILL: a
+ * {@code @BatchListener} on topic {@code crash} that records every message it processes in the
+ * {@code processed} table of the same database, in its own transaction, before it returns. The
+ * table has no unique key, so a message processed twice leaves two rows.
+ *
+ * <p>It prints {@code READY} once the application is started, then every 50 ms
+ * {@code STATS <commitLag> <backlog> <succeeded>} from its container's snapshot, which the test
+ * reads from its standard output. Every setting comes from the command line
+ * ({@code --spring.datasource.url=...}, {@code --crash.life=3}, ...).
+ *
+ * <p>Threading: the listener runs on the container's worker threads; the reporter on a daemon
+ * thread of its own.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import(CrashLoopApplication.Recorder.class)
+public class CrashLoopApplication {
+
+	/** The listener id, topic and group. */
+	public static final String TOPIC = "crash";
+
+	/**
+	 * Starts the consumer.
+	 * @param args Spring Boot command-line properties
+	 */
+	public static void main(String[] args) {
+		SpringApplication application = new SpringApplication(CrashLoopApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.setBannerMode(Banner.Mode.OFF);
+		application.setLogStartupInfo(false);
+		ConfigurableApplicationContext context = application.run(args);
+		BatchContainer container = context.getBean(BatchListenerContainerRegistry.class).getContainer(TOPIC);
+		System.out.println("READY");
+		System.out.flush();
+		Thread reporter = new Thread(() -> report(container), "crash-loop-stats");
+		reporter.setDaemon(true);
+		reporter.start();
+	}
+
+	private static void report(BatchContainer container) {
+		while (!Thread.currentThread().isInterrupted()) {
+			ContainerStats stats = container.stats();
+			System.out.println("STATS " + stats.commitLag() + " " + stats.backlog() + " " + stats.messagesSucceeded());
+			System.out.flush();
+			try {
+				Thread.sleep(50); // reporting pace, not synchronisation
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Records processed messages durably: one transaction per slice, committed before returning.
+	 */
+	@Component
+	static class Recorder {
+
+		private final DataSource dataSource;
+
+		private final int life;
+
+		Recorder(DataSource dataSource, @Value("${crash.life}") int life) {
+			this.dataSource = dataSource;
+			this.life = life;
+		}
+
+		@BatchListener(id = TOPIC, topics = TOPIC)
+		void onMessages(List<Message<String>> messages) throws SQLException {
+			try (Connection connection = this.dataSource.getConnection()) {
+				connection.setAutoCommit(false);
+				try (PreparedStatement insert = connection.prepareStatement(
+						"INSERT INTO processed (life, msg_id, queue_id, msg_offset) VALUES (?, ?, ?, ?)")) {
+					for (Message<String> message : messages) {
+						insert.setInt(1, this.life);
+						insert.setLong(2, Long.parseLong(message.payload()));
+						insert.setInt(3, message.partition());
+						insert.setLong(4, message.offset());
+						insert.addBatch();
+					}
+					insert.executeBatch();
+					connection.commit();
+				}
+				catch (SQLException | RuntimeException ex) {
+					connection.rollback();
+					throw ex;
+				}
+			}
+		}
+
+	}
+
+}

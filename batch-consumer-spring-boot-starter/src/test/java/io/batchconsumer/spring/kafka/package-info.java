@@ -1,0 +1,4 @@
+/**
+ * The starter on a real in-process Kafka broker.
+ */
+package io.batchconsumer.spring.kafka;
