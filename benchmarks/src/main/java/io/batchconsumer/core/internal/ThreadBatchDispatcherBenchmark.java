@@ -1,7 +1,6 @@
 package io.batchconsumer.core.internal;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -15,6 +14,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
@@ -22,8 +23,9 @@ import io.batchconsumer.core.TopicPartition;
 
 /**
  * The owner thread's work per message without a broker: buffer the messages of a poll, form thread
- * batches for the idle workers (key routing and the key gate included), and take the completions
- * back (ledger, backlog, key gate) as the owner does, with workers that finish at once; creating the
+ * batches for the idle workers (key routing and the key gate included) and hand them out, and take
+ * the completions back (ledger, backlog, key gate), with workers that run inline and finish at once
+ * (a no-op listener through the real {@code SliceRunner}); creating the
  * messages (as the Kafka source does from records) is part of it. One
  * operation is one message; a poll is 6 partitions × 500 messages with 1,000 keys.
  *
@@ -52,7 +54,8 @@ public class ThreadBatchDispatcherBenchmark {
 
 	private List<PartitionState> partitions;
 
-	private List<List<Message<byte[]>>> polls;
+	/** The owner's mailbox: workers here run inline and post their completion to it. */
+	private final ArrayDeque<Completion> mailbox = new ArrayDeque<>();
 
 	private long offset;
 
@@ -60,51 +63,43 @@ public class ThreadBatchDispatcherBenchmark {
 	public void setUp() {
 		ContainerOptions options = ContainerOptions.builder("jmh").topics("t").ordering(this.ordering)
 			.threadSize(this.threads).consumerBatchSize(this.sliceSize).build();
-		this.dispatcher = new ThreadBatchDispatcher(options);
-		this.partitions = new ArrayList<>();
+		Partitions assigned = new Partitions(this.ordering);
 		for (int p = 0; p < PARTITIONS; p++) {
-			this.partitions.add(new PartitionState(new TopicPartition("t", p), 1, this.ordering));
+			assigned.assign(new TopicPartition("t", p));
 		}
+		this.partitions = assigned.all();
+		SliceRunner runner = new SliceRunner(options, (slice) -> BatchResult.success(), (deadLetter) -> {
+		}, ContainerObserver.NONE, new Counters());
+		this.dispatcher = new ThreadBatchDispatcher(options, assigned, runner, Runnable::run, this.mailbox::add);
 		this.offset = 0;
 	}
 
 	/**
-	 * Buffers one poll and dispatches and completes until every partition is empty.
-	 * @return slices run
+	 * Buffers one poll, then dispatches and takes completions back until every partition is empty.
+	 * @return completions taken
 	 */
 	@Benchmark
 	@OperationsPerInvocation(PARTITIONS * PER_PARTITION)
 	public int pollDispatchComplete() {
 		byte[] payload = new byte[100];
 		for (PartitionState partition : this.partitions) {
+			int p = partition.partition.partition();
 			for (int i = 0; i < PER_PARTITION; i++) {
 				long o = this.offset + i;
-				partition.add(Message.raw("t", partition.partition.partition(), o, "k" + (o * 7 + partition.partition.partition()) % 1000,
-						payload, null, 0));
+				partition.add(Message.raw("t", p, o, "k" + (o * 7 + p) % 1000, payload, null, 0));
 			}
 		}
 		this.offset += PER_PARTITION;
-		ArrayDeque<Slice> ready = new ArrayDeque<>();
-		int ran = 0;
+		int completed = 0;
 		while (true) {
-			List<Slice> running = new ArrayList<>();
-			while (running.size() < this.threads && !ready.isEmpty()) {
-				running.add(ready.pollFirst());
+			this.dispatcher.dispatch();
+			if (this.mailbox.isEmpty()) {
+				return completed;
 			}
-			running.addAll(this.dispatcher.dispatch(this.partitions, this.threads - running.size(), 0));
-			if (running.isEmpty()) {
-				return ran;
-			}
-			for (Slice slice : running) {
-				ran++;
-				PartitionState partition = slice.partition;
-				partition.finished(slice);
-				if (partition.ledger.complete(slice.batchId, slice.index)) {
-					partition.ledger.advance();
-				}
-				if (partition.keyGate != null) {
-					ready.addAll(partition.keyGate.leave(slice));
-				}
+			Completion completion;
+			while ((completion = this.mailbox.pollFirst()) != null) {
+				this.dispatcher.complete(completion);
+				completed++;
 			}
 		}
 	}
