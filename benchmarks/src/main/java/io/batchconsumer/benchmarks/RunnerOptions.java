@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * --rounds=3         measured rounds per scenario (contenders interleaved in each)
  * --scale=1.0        factor on every record count
  * --max-run=90s      a run still unfinished after this stops and is reported incomplete
- * --warm-up=10s      cap of the one warm-up run per contender and scenario (0s: none)
+ * --warm-up=5s       cap of the one warm-up run per contender and scenario (0s: none)
  * --hold=3s          how long scenario 5 keeps its listener blocked
  * --out=DIR          where results go (default benchmarks/results)
  * --jmh              also run the JMH micro-benchmarks
@@ -55,7 +55,7 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> 
 		int rounds = quick ? 1 : 3;
 		double scale = 1.0;
 		Duration maxRun = Duration.ofSeconds(quick ? 20 : 90);
-		Duration warmUp = quick ? Duration.ZERO : Duration.ofSeconds(10);
+		Duration warmUp = quick ? Duration.ZERO : Duration.ofSeconds(5);
 		Duration hold = Duration.ofSeconds(quick ? 1 : 3);
 		Path out = Files.isDirectory(Path.of("benchmarks")) ? Path.of("benchmarks", "results") : Path.of("results");
 		boolean jmh = false;
