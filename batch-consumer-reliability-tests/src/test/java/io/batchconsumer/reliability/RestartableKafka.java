@@ -143,6 +143,26 @@ final class RestartableKafka implements AutoCloseable {
 		return result;
 	}
 
+	/**
+	 * The partitions of a topic whose committed position (none counts as 0) is not their end.
+	 * @param group the group
+	 * @param topic the topic
+	 * @param partitions its partition count
+	 * @return partition → {@code committed/end}, empty when everything is committed to the end
+	 */
+	Map<Integer, String> uncommitted(String group, String topic, int partitions) throws Exception {
+		Map<Integer, Long> ends = endOffsets(topic, partitions);
+		Map<Integer, Long> committed = committed(group, topic);
+		Map<Integer, String> behind = new HashMap<>();
+		ends.forEach((partition, end) -> {
+			long position = committed.getOrDefault(partition, 0L);
+			if (position != end) {
+				behind.put(partition, position + "/" + end);
+			}
+		});
+		return behind;
+	}
+
 	private Admin admin() {
 		if (this.admin == null) {
 			this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()));
