@@ -24,6 +24,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
+import static org.awaitility.Awaitility.await;
+
 /**
  * One in-process KRaft broker (spring-kafka-test's {@link EmbeddedKafkaKraftBroker}) on a fixed
  * free port that can be stopped and started again: the broker server of the test kit is shut down
@@ -107,6 +109,8 @@ final class RestartableKafka implements AutoCloseable {
 		admin().createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
 			.all()
 			.get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+		// Created is not yet known to the broker's metadata cache: wait until its offsets can be listed.
+		await().atMost(ADMIN_TIMEOUT).ignoreExceptions().until(() -> endOffsets(topic, partitions).size() == partitions);
 	}
 
 	/**
