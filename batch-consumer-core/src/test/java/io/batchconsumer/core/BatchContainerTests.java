@@ -340,4 +340,16 @@ class BatchContainerTests {
 					? IllegalStateException.class.getName() : IllegalArgumentException.class.getName()));
 	}
 
+	@Test
+	void onlyOneAsynchronousCommitIsInFlightAtATime() {
+		this.fixture = new ContainerFixture(2, 2000);
+		BatchContainer container = this.fixture.start((o) -> o.ordering(Ordering.UNORDERED).consumerBatchSize(5)
+			.commitInterval(Duration.ZERO), (slice) -> BatchResult.success());
+		this.fixture.source().deferAsyncCommits();
+		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
+		assertThat(container.stop()).isTrue();
+		assertThat(this.fixture.source().mostCommitsInFlight()).isEqualTo(1);
+		assertThat(container.stats().commitsSucceeded()).isPositive();
+	}
+
 }

@@ -27,6 +27,13 @@ final class CommitScheduler {
 
 	private long lastCommitNanos;
 
+	/**
+	 * Whether an asynchronous commit awaits its callback. One at a time: the next one carries the
+	 * latest watermarks, so commits never queue up at the broker (on Kafka, a commit per finished
+	 * batch would pile up behind the group coordinator and widen what a crash delivers again).
+	 */
+	private boolean inFlight;
+
 	CommitScheduler(Duration interval, MessageSource source, ContainerStatus status, long nowNanos) {
 		this.intervalNanos = interval.toNanos();
 		this.source = source;
@@ -34,15 +41,19 @@ final class CommitScheduler {
 		this.lastCommitNanos = nowNanos;
 	}
 
-	/** Commits asynchronously what moved, when the interval has passed. */
+	/** Commits asynchronously what moved, when the interval has passed and no commit is in flight. */
 	void commitIfDue(List<PartitionState> states, long nowNanos) {
-		if (!isDue(nowNanos)) {
+		if (this.inFlight || !isDue(nowNanos)) {
 			return;
 		}
 		Map<TopicPartition, Long> offsets = committable(states);
 		if (!offsets.isEmpty()) {
 			this.lastCommitNanos = nowNanos;
-			this.source.commitAsync(offsets, (committed, error) -> this.status.committed(states, committed, error));
+			this.inFlight = true;
+			this.source.commitAsync(offsets, (committed, error) -> {
+				this.inFlight = false;
+				this.status.committed(states, committed, error);
+			});
 		}
 	}
 
@@ -59,6 +70,11 @@ final class CommitScheduler {
 		catch (RuntimeException ex) {
 			this.status.committed(states, offsets, ex);
 		}
+	}
+
+	/** Whether an asynchronous commit awaits its callback. */
+	boolean isInFlight() {
+		return this.inFlight;
 	}
 
 	boolean isDue(long nowNanos) {

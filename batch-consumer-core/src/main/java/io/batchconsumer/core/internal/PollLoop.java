@@ -201,7 +201,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	private long nanosUntilSomethingIsDue(long now) {
 		long due = Long.MAX_VALUE;
 		for (PartitionState partition : this.partitions.all()) {
-			if (partition.hasUncommittedProgress()) {
+			if (partition.hasUncommittedProgress() && !this.commits.isInFlight()) {
 				due = Math.min(due, this.commits.nanosUntilDue(now));
 			}
 			if (partition.flowPaused) {

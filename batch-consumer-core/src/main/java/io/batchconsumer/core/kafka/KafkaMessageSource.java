@@ -47,6 +47,10 @@ import io.batchconsumer.core.TopicPartition;
  * skipped with a seek past it. If that write fails, the poll fails with
  * {@link SourceUnavailableException} and the next poll meets the record again: nothing is lost.
  *
+ * <p>A consumer rides out an unreachable cluster without an error; when no broker answered for a
+ * while ({@link BrokerSilence}) a poll that returned nothing throws {@link SourceUnavailableException},
+ * so that the container reports the outage.
+ *
  * <p>Threading: like {@code KafkaConsumer}, only the container's owner thread calls it, except
  * {@link #wakeup()}, which any thread may call. The consumer, the pause set and the end-offset
  * cache are owned by the owner thread.
@@ -75,6 +79,8 @@ public final class KafkaMessageSource implements MessageSource {
 
 	private final EndOffsetCache endOffsets = new EndOffsetCache();
 
+	private final BrokerSilence silence;
+
 	private BroadcastAssignment broadcast;
 
 	private RebalanceListener listener;
@@ -86,10 +92,23 @@ public final class KafkaMessageSource implements MessageSource {
 	 * @param unreadableSink where records that cannot be deserialized go, or {@code null} to log and skip them
 	 */
 	KafkaMessageSource(ContainerOptions options, Consumer<String, byte[]> consumer, DeadLetterSink unreadableSink) {
+		this(options, consumer, unreadableSink, BrokerSilence.limit(Map.of()));
+	}
+
+	/**
+	 * Creates a source on a consumer that was configured by {@link KafkaConfigs#consumer}.
+	 * @param options the container's options
+	 * @param consumer the consumer, which this source owns and closes
+	 * @param unreadableSink where records that cannot be deserialized go, or {@code null} to log and skip them
+	 * @param silenceLimit how long no broker may answer before the source reports itself unavailable
+	 */
+	KafkaMessageSource(ContainerOptions options, Consumer<String, byte[]> consumer, DeadLetterSink unreadableSink,
+			Duration silenceLimit) {
 		this.options = options;
 		this.consumer = consumer;
 		this.unreadableSink = unreadableSink;
 		this.wakeups = new WakeupGate(consumer);
+		this.silence = new BrokerSilence(silenceLimit, System.nanoTime());
 	}
 
 	@Override
@@ -113,10 +132,13 @@ public final class KafkaMessageSource implements MessageSource {
 			}
 		}
 		ConsumerRecords<String, byte[]> records = fetch(timeout);
-		this.endOffsets.refreshIfDue(this.consumer, System.nanoTime());
+		long now = System.nanoTime();
+		this.endOffsets.refreshIfDue(this.consumer, now);
 		if (records.isEmpty()) {
+			this.silence.check(this.consumer, now);
 			return List.of();
 		}
+		this.silence.heard(now);
 		List<Message<byte[]>> messages = new ArrayList<>(records.count());
 		for (ConsumerRecord<String, byte[]> record : records) {
 			messages.add(KafkaRecords.message(record));

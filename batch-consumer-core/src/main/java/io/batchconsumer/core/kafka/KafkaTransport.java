@@ -90,7 +90,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		Map<String, Object> config = KafkaConfigs.consumer(this.clientProperties, options, this.instanceId);
 		KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
 				new ByteArrayDeserializer());
-		return new KafkaMessageSource(options, consumer, options.deadLetterEnabled() ? deadLetterSink(options) : null);
+		return new KafkaMessageSource(options, consumer, options.deadLetterEnabled() ? deadLetterSink(options) : null,
+				BrokerSilence.limit(config));
 	}
 
 	@Override

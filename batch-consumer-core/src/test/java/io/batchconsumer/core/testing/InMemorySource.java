@@ -55,6 +55,13 @@ public final class InMemorySource implements MessageSource {
 
 	private int turn;
 
+	private volatile boolean deferCommits;
+
+	private final List<PendingCommit> inFlight = new ArrayList<>();
+
+	/** Written by the owner thread, read by tests after the container stopped. */
+	private volatile int mostInFlight;
+
 	private final java.util.concurrent.atomic.AtomicLong polls = new java.util.concurrent.atomic.AtomicLong();
 
 	/** Written by the owner thread on every change, read by tests. */
@@ -167,6 +174,12 @@ public final class InMemorySource implements MessageSource {
 	@Override
 	public List<Message<byte[]>> poll(Duration timeout) {
 		this.polls.incrementAndGet();
+		for (PendingCommit pending : List.copyOf(this.inFlight)) {
+			if (--pending.polls == 0) {
+				this.inFlight.remove(pending);
+				pending.commit.run();
+			}
+		}
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
 			Runnable request;
@@ -255,6 +268,30 @@ public final class InMemorySource implements MessageSource {
 		owned.forEach((partition, offset) -> this.broker.commit(this.group, partition, offset));
 	}
 
+	/**
+	 * Makes asynchronous commits complete like Kafka's: stored and called back during a later
+	 * poll (the third after the commit, a round trip to a coordinator), not at once.
+	 */
+	public void deferAsyncCommits() {
+		this.deferCommits = true;
+	}
+
+	/** The most asynchronous commits that awaited their callback at once. */
+	public int mostCommitsInFlight() {
+		return this.mostInFlight;
+	}
+
+	@Override
+	public void commitAsync(Map<TopicPartition, Long> offsets,
+			java.util.function.BiConsumer<Map<TopicPartition, Long>, Throwable> callback) {
+		if (!this.deferCommits) {
+			MessageSource.super.commitAsync(offsets, callback);
+			return;
+		}
+		this.inFlight.add(new PendingCommit(3, () -> MessageSource.super.commitAsync(offsets, callback)));
+		this.mostInFlight = Math.max(this.mostInFlight, this.inFlight.size());
+	}
+
 	@Override
 	public Map<TopicPartition, Long> endOffsets() {
 		Map<TopicPartition, Long> ends = new HashMap<>();
@@ -276,6 +313,20 @@ public final class InMemorySource implements MessageSource {
 
 	@Override
 	public void close() {
+	}
+
+	/** An asynchronous commit stored for a later poll. */
+	private static final class PendingCommit {
+
+		int polls;
+
+		final Runnable commit;
+
+		PendingCommit(int polls, Runnable commit) {
+			this.polls = polls;
+			this.commit = commit;
+		}
+
 	}
 
 }

@@ -1,0 +1,210 @@
+package io.batchconsumer.reliability;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.IntStream;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.reliability.CrashLoopTests.Crash;
+import io.batchconsumer.reliability.CrashLoopTests.Database;
+import io.batchconsumer.reliability.CrashLoopTests.Store;
+import io.batchconsumer.reliability.crash.CrashLoopApplication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The crash loop on the Kafka transport: an in-process broker in this JVM (topic {@code crash},
+ * 4 partitions), and the {@link CrashLoopApplication} consumer in a JVM of its own with
+ * {@code batch-consumer.transport=kafka}, killed with SIGKILL at random moments — a quarter of them
+ * during start-up — and started again, while this JVM produces keyed messages ({@code sendBatch},
+ * acks=all): half before the first life, so that kills meet a backlog, the rest between lives. The consumer records every message it processes in an H2 file
+ * database that it owns ({@code AUTO_SERVER=TRUE;WRITE_DELAY=0}), in its own transaction, before
+ * the listener returns.
+ *
+ * <p>At the end: every produced message was processed at least once, the group's committed offsets
+ * ({@code listConsumerGroupOffsets}) are the end offsets of every partition, and the duplicates are
+ * at most the messages that were processed but not committed at the kills (read from the broker
+ * after each kill; "at most" because a commit the dying consumer had already sent may still land
+ * after the read), each kill's share within {@link #bound(Crash)}.
+ *
+ * <p><b>The bound, and why it is not the JDBC one.</b> On JDBC a commit is stored when the call
+ * returns, so the window is a function of the settings ({@link CrashLoopTests#WINDOW_BOUND}). On
+ * Kafka a commit is sent asynchronously and stored a round trip later; meanwhile workers keep
+ * finishing. So what a kill delivers again is the settings' window <em>plus</em> what finished
+ * during the last commit interval and round trip, which depends on throughput and broker latency,
+ * not on settings. The first test runs (with {@code commit.interval=0}: one commit per finished
+ * batch, queued at the coordinator) saw 2,230 messages processed but not committed at one kill
+ * against a settings window of 1,008. The container's {@code commitLag} (fetched position minus
+ * the last <em>acknowledged</em> commit) measures exactly this window, so each kill is held to
+ * the largest commit lag the consumer reported in that life plus what it may have fetched since
+ * its last report (50 ms earlier): per partition at most {@code max-span + pull-batch-size} ahead
+ * of its lowest unfinished message. The settings window is printed next to it for comparison. The
+ * consumer commits every 100 ms rather than after every batch, which keeps the round trip short.
+ *
+ * <p>The consumer uses static membership ({@code group.instance.id}): a restarted life takes the
+ * killed member's place at once instead of waiting for its session to expire, which keeps the
+ * default run short; the killed member's uncommitted work is delivered again all the same.
+ *
+ * <p>Default run: 20,000 messages, 5 kills. Soak run ({@code -Dbatch-consumer.soak=true}):
+ * 200,000 messages, 40 kills.
+ */
+class KafkaCrashLoopTests {
+
+	private static final int PARTITIONS = 4;
+
+	private static final String GROUP = CrashLoopApplication.TOPIC;
+
+	private static final int PULL_BATCH = 32;
+
+	private static final int MAX_SPAN = 200;
+
+	/**
+	 * The most messages one kill may deliver again: the largest commit lag the consumer reported in
+	 * that life, plus what it may have fetched after its last report (see the class comment).
+	 * @param crash the kill
+	 * @return the bound
+	 */
+	static long bound(Crash crash) {
+		return crash.maxReportedLag() + (long) PARTITIONS * (MAX_SPAN + PULL_BATCH);
+	}
+
+	@TempDir
+	Path directory;
+
+	@Test
+	void everyMessageIsProcessedAfterRepeatedSigkillsAndTheGroupCommitsToTheEnd() throws Exception {
+		long seed = Soak.seed("KafkaCrashLoopTests");
+		Random random = new Random(seed);
+		int total = Soak.pick(20_000, 200_000);
+		int kills = Soak.pick(5, 40);
+		try (RestartableKafka broker = RestartableKafka.startOnFreePort();
+				KafkaTransport producer = new KafkaTransport(Map.of("bootstrap.servers", broker.bootstrap()));
+				Database database = Database.start(Store.H2_FILE, this.directory)) {
+			broker.createTopic(CrashLoopApplication.TOPIC, PARTITIONS);
+			database.execute("CREATE TABLE processed (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "
+					+ "life INT NOT NULL, msg_id BIGINT NOT NULL, queue_id INT NOT NULL, msg_offset BIGINT NOT NULL)");
+			// Half before the first life, the rest in steps between lives: every kill meets a backlog.
+			send(producer, 0, total / 2);
+			List<Crash> crashes = new ArrayList<>();
+			int sent = total / 2;
+			for (int life = 0; life <= kills; life++) {
+				int upTo = total / 2 + (int) ((long) (total - total / 2) * (life + 1) / (kills + 1));
+				send(producer, sent, upTo);
+				sent = upTo;
+				ConsumerProcess consumer = ConsumerProcess.start(consumerProperties(database, broker, life));
+				try {
+					if (life == kills) {
+						finish(database, broker, consumer, total);
+					}
+					else {
+						crashes.add(killAtRandom(database, broker, consumer, life, random));
+					}
+				}
+				finally {
+					consumer.kill(); // a no-op after a kill or stop; ends the process when the test failed
+				}
+			}
+			long lost;
+			long duplicates;
+			try (HikariDataSource pool = database.pool()) {
+				long distinct = Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed");
+				lost = total - distinct;
+				duplicates = Database.count(pool, "SELECT COUNT(*) FROM processed") - distinct;
+			}
+			long uncommittedAtKills = crashes.stream().mapToLong(Crash::processedUncommitted).sum();
+			System.out.printf("KafkaCrashLoopTests: %d messages, %d kills (%d during start-up), lost %d, duplicates %d"
+					+ " (processed but uncommitted at the kills %d, largest per kill %d, largest bound per kill %d;"
+					+ " kills over the JDBC settings window of %d: %d), largest reported commit lag %d%n", total, kills,
+					crashes.stream().filter((crash) -> !crash.started()).count(), lost, duplicates, uncommittedAtKills,
+					crashes.stream().mapToLong(Crash::processedUncommitted).max().orElse(0),
+					crashes.stream().mapToLong(KafkaCrashLoopTests::bound).max().orElse(0), CrashLoopTests.WINDOW_BOUND,
+					crashes.stream().filter((crash) -> crash.processedUncommitted() > CrashLoopTests.WINDOW_BOUND).count(),
+					crashes.stream().mapToLong(Crash::maxReportedLag).max().orElse(0));
+			String run = "seed " + seed + ", crashes " + crashes;
+			assertThat(lost).as("messages never processed (%s)", run).isZero();
+			assertThat(broker.uncommitted(GROUP, CrashLoopApplication.TOPIC, PARTITIONS))
+				.as("partitions not committed to their end (%s)", run)
+				.isEmpty();
+			assertThat(crashes).as("crashes (%s)", run)
+				.allSatisfy((crash) -> assertThat(crash.processedUncommitted()).isLessThanOrEqualTo(bound(crash)))
+				.anySatisfy((crash) -> assertThat(crash.processedInLife()).isPositive());
+			assertThat(duplicates).as("duplicates are at most the messages processed but not committed at a kill (%s)", run)
+				.isLessThanOrEqualTo(uncommittedAtKills);
+		}
+	}
+
+	private static List<String> consumerProperties(Database database, RestartableKafka broker, int life) {
+		String url;
+		try (HikariDataSource pool = database.pool()) { // not connected: only its URL is read
+			url = pool.getJdbcUrl();
+		}
+		return List.of("spring.datasource.url=" + url, "spring.datasource.username=sa", "spring.datasource.password=",
+				"spring.datasource.hikari.maximum-pool-size=6", "spring.jmx.enabled=false", "crash.life=" + life,
+				"batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=" + broker.bootstrap(),
+				"spring.kafka.consumer.properties.group.instance.id=crash-consumer",
+				"spring.kafka.consumer.properties.session.timeout.ms=6000",
+				"spring.kafka.consumer.properties.heartbeat.interval.ms=1000", "batch-consumer.group=" + GROUP,
+				"batch-consumer.thread-size=4", "batch-consumer.consumer-batch-size=10",
+				"batch-consumer.pull-batch-size=" + PULL_BATCH,
+				"batch-consumer.flow-control.pull-threshold-for-queue=" + MAX_SPAN,
+				"batch-consumer.flow-control.max-span=" + MAX_SPAN, "batch-consumer.commit.interval=100ms",
+				"batch-consumer.shutdown-timeout=10s");
+	}
+
+	/** Produces the messages with ids {@code from} (inclusive) to {@code to} (exclusive), keyed. */
+	private static void send(KafkaTransport transport, int from, int to) {
+		for (int first = from; first < to; first += 500) {
+			List<OutgoingMessage> batch = IntStream.range(first, Math.min(first + 500, to))
+				.mapToObj((id) -> OutgoingMessage.of("key-" + (id % 64), String.valueOf(id)))
+				.toList();
+			assertThat(transport.producer().sendBatch(CrashLoopApplication.TOPIC, batch)).allMatch(SendResult::isStored);
+		}
+	}
+
+	private static Crash killAtRandom(Database database, RestartableKafka broker, ConsumerProcess consumer, int life,
+			Random random) throws Exception {
+		boolean duringStartUp = random.nextInt(4) == 0;
+		if (!duringStartUp) {
+			consumer.awaitReady(Duration.ofMinutes(2));
+		}
+		Thread.sleep(duringStartUp ? random.nextInt(3000) : 500 + random.nextInt(2500)); // chaos pacing
+		boolean started = consumer.isReady();
+		long lag = consumer.lastCommitLag();
+		long maxLag = consumer.maxCommitLag();
+		consumer.kill();
+		Map<Integer, Long> committed = broker.committed(GROUP, CrashLoopApplication.TOPIC);
+		try (HikariDataSource pool = database.pool()) {
+			long processed = Database.count(pool, "SELECT COUNT(*) FROM processed WHERE life = " + life);
+			long uncommitted = 0;
+			for (int partition = 0; partition < PARTITIONS; partition++) {
+				uncommitted += Database.count(pool, "SELECT COUNT(*) FROM processed WHERE life = " + life
+						+ " AND queue_id = " + partition + " AND msg_offset >= " + committed.getOrDefault(partition, 0L));
+			}
+			return new Crash(life, started, processed, uncommitted, lag, maxLag);
+		}
+	}
+
+	private static void finish(Database database, RestartableKafka broker, ConsumerProcess consumer, int total)
+			throws InterruptedException {
+		consumer.awaitReady(Duration.ofMinutes(2));
+		try (HikariDataSource pool = database.pool()) {
+			await().atMost(Duration.ofMinutes(5))
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed") == total
+						&& broker.uncommitted(GROUP, CrashLoopApplication.TOPIC, PARTITIONS).isEmpty());
+		}
+		consumer.stop();
+	}
+
+}

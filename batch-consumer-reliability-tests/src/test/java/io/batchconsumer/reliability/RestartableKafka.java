@@ -1,0 +1,226 @@
+package io.batchconsumer.reliability;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import kafka.server.BrokerServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One in-process KRaft broker (spring-kafka-test's {@link EmbeddedKafkaKraftBroker}) on a fixed
+ * free port that can be stopped and started again: the broker server of the test kit is shut down
+ * (its sockets closed, its log flushed) and started up again in the same JVM on the same port and
+ * the same log directory, while the KRaft controller stays up. Clients see a refused connection,
+ * then the same cluster with the same data back. Plus the admin queries the tests check with:
+ * topic creation, end offsets, a group's committed offsets.
+ *
+ * <p>Threading: used by one test thread.
+ */
+final class RestartableKafka implements AutoCloseable {
+
+	private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
+	private final EmbeddedKafkaKraftBroker broker;
+
+	private final int port;
+
+	private Admin admin;
+
+	private RestartableKafka(EmbeddedKafkaKraftBroker broker, int port) {
+		this.broker = broker;
+		this.port = port;
+	}
+
+	/**
+	 * Starts a broker on a free port.
+	 * @return the running broker
+	 */
+	static RestartableKafka startOnFreePort() {
+		int port;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			port = socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1).kafkaPorts(port);
+		// Internal topics of one replica, and a group rebalance that does not wait for late joiners.
+		broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
+		broker.brokerProperty("offsets.topic.replication.factor", "1");
+		broker.brokerProperty("transaction.state.log.replication.factor", "1");
+		broker.afterPropertiesSet();
+		return new RestartableKafka(broker, port);
+	}
+
+	/**
+	 * The bootstrap address, the same before and after a restart.
+	 * @return {@code 127.0.0.1:<port>} or what the test kit advertises
+	 */
+	String bootstrap() {
+		return this.broker.getBrokersAsString();
+	}
+
+	int port() {
+		return this.port;
+	}
+
+	/** Shuts the broker server down; the controller keeps running. */
+	void stop() {
+		BrokerServer server = server();
+		server.shutdown();
+		server.awaitShutdown();
+	}
+
+	/** Starts the broker server again on its port and log directory. */
+	void start() {
+		server().startup();
+	}
+
+	private BrokerServer server() {
+		return this.broker.getCluster().brokers().values().iterator().next();
+	}
+
+	/**
+	 * Creates a topic with one replica.
+	 * @param topic its name
+	 * @param partitions its partition count
+	 */
+	void createTopic(String topic, int partitions) throws Exception {
+		admin().createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+			.all()
+			.get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+		// Created is not yet known to the broker's metadata cache: wait until its offsets can be listed.
+		await().atMost(ADMIN_TIMEOUT).ignoreExceptions().until(() -> endOffsets(topic, partitions).size() == partitions);
+	}
+
+	/**
+	 * Writes {@code perPartition} records to each partition of a topic, fast: no idempotence (which
+	 * twice had its first batch rejected as out of sequence by the embedded broker on a loaded
+	 * machine), one request in flight so the order holds, and long timeouts so no retry duplicates a
+	 * record; the end offsets are checked afterwards. Keys are {@code key-<i % 64>}.
+	 * @param topic the topic
+	 * @param partitions its partition count
+	 * @param perPartition records per partition
+	 */
+	void fill(String topic, int partitions, int perPartition) throws Exception {
+		Map<String, Object> config = new HashMap<>();
+		config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+		config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+		config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+		config.put(ProducerConfig.ACKS_CONFIG, "1");
+		config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+		config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000);
+		config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
+		Map<Integer, Long> before = endOffsets(topic, partitions);
+		try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+				new StringSerializer())) {
+			for (int i = 0; i < perPartition; i++) {
+				for (int p = 0; p < partitions; p++) {
+					producer.send(new ProducerRecord<>(topic, p, "key-" + (i % 64), Integer.toString(i)));
+				}
+			}
+			producer.flush();
+		}
+		Map<Integer, Long> after = endOffsets(topic, partitions);
+		before.forEach((partition, end) -> {
+			if (after.get(partition) != end + perPartition) {
+				throw new IllegalStateException("Filling " + topic + " failed: end offsets " + before + " → " + after);
+			}
+		});
+	}
+
+	/**
+	 * The end offset of every partition of a topic.
+	 * @param topic the topic
+	 * @param partitions its partition count
+	 * @return partition → end offset
+	 */
+	Map<Integer, Long> endOffsets(String topic, int partitions) throws Exception {
+		Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+		for (int p = 0; p < partitions; p++) {
+			request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+		}
+		return admin().listOffsets(request)
+			.all()
+			.get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+			.entrySet()
+			.stream()
+			.collect(Collectors.toMap((entry) -> entry.getKey().partition(), (entry) -> entry.getValue().offset()));
+	}
+
+	/**
+	 * The positions a group committed for a topic, as the broker stores them.
+	 * @param group the group
+	 * @param topic the topic
+	 * @return partition → committed offset, only the partitions with a commit
+	 */
+	Map<Integer, Long> committed(String group, String topic) throws Exception {
+		Map<TopicPartition, OffsetAndMetadata> offsets = admin().listConsumerGroupOffsets(group)
+			.partitionsToOffsetAndMetadata()
+			.get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+		Map<Integer, Long> result = new HashMap<>();
+		offsets.forEach((partition, offset) -> {
+			if (partition.topic().equals(topic) && offset != null) {
+				result.put(partition.partition(), offset.offset());
+			}
+		});
+		return result;
+	}
+
+	/**
+	 * The partitions of a topic whose committed position (none counts as 0) is not their end.
+	 * @param group the group
+	 * @param topic the topic
+	 * @param partitions its partition count
+	 * @return partition → {@code committed/end}, empty when everything is committed to the end
+	 */
+	Map<Integer, String> uncommitted(String group, String topic, int partitions) throws Exception {
+		Map<Integer, Long> ends = endOffsets(topic, partitions);
+		Map<Integer, Long> committed = committed(group, topic);
+		Map<Integer, String> behind = new HashMap<>();
+		ends.forEach((partition, end) -> {
+			long position = committed.getOrDefault(partition, 0L);
+			if (position != end) {
+				behind.put(partition, position + "/" + end);
+			}
+		});
+		return behind;
+	}
+
+	private Admin admin() {
+		if (this.admin == null) {
+			this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()));
+		}
+		return this.admin;
+	}
+
+	@Override
+	public void close() {
+		if (this.admin != null) {
+			this.admin.close(Duration.ofSeconds(5));
+		}
+		this.broker.destroy();
+	}
+
+}
