@@ -12,6 +12,7 @@ import java.util.Map;
 import io.batchconsumer.benchmarks.jdbc.JdbcBench;
 import io.batchconsumer.benchmarks.jmh.MicroBenchmarks;
 import io.batchconsumer.benchmarks.kafka.KafkaBench;
+import io.batchconsumer.benchmarks.report.Medians;
 import io.batchconsumer.benchmarks.report.ResultFiles;
 
 /**
@@ -72,7 +73,7 @@ public final class BenchmarkRunner {
 		}
 		List<String> header = header((System.nanoTime() - start) / 1e9);
 		ResultFiles.write(this.options.out(), header, this.runs, this.names, this.ideal);
-		List<RunResult> rows = io.batchconsumer.benchmarks.report.Medians.of(this.runs);
+		List<RunResult> rows = Medians.of(this.runs);
 		System.out.println();
 		System.out.println(ResultFiles.markdown(header, rows, this.names, this.ideal));
 		System.out.println("written to " + this.options.out().toAbsolutePath());
