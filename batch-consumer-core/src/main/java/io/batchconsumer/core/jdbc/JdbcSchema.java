@@ -122,19 +122,6 @@ final class JdbcSchema {
 	}
 
 	/**
-	 * By default H2 closes a database in a JVM shutdown hook of its own, which runs while the
-	 * containers still drain: their final commits fail, their leases stay until they expire, and
-	 * retries meet a closed database. Only the URL can turn it off.
-	 */
-	private static void warnIfClosedOnExit(String url) {
-		if (url != null && !url.toUpperCase(Locale.ROOT).contains("DB_CLOSE_ON_EXIT=FALSE")) {
-			logger.warn("The H2 file database {} is closed by H2's own shutdown hook while listeners still drain "
-					+ "(their final commits fail and their work is delivered again); add ;DB_CLOSE_ON_EXIT=FALSE to its URL",
-					url);
-		}
-	}
-
-	/**
 	 * An H2 file database acknowledges a commit up to {@code WRITE_DELAY} (500 ms) before it is
 	 * written, so a killed process loses acknowledged sends and commits. This sets the delay to 0
 	 * (the setting is stored in the database) and checks that it took.
@@ -153,7 +140,6 @@ final class JdbcSchema {
 					throw new SQLException("WRITE_DELAY is " + value + " after SET WRITE_DELAY 0");
 				}
 			}
-			warnIfClosedOnExit(connection.getMetaData().getURL());
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("The H2 file database acknowledges commits before writing them and "

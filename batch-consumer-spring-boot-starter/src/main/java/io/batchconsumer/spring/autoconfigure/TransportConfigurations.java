@@ -1,18 +1,21 @@
 package io.batchconsumer.spring.autoconfigure;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 import javax.sql.DataSource;
+
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
-import org.springframework.context.annotation.Bean;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
@@ -45,13 +48,30 @@ final class TransportConfigurations {
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean(Transport.class)
 		JdbcTransport batchConsumerJdbcTransport(BatchConsumerProperties properties, DataSource dataSource,
-				PayloadConverter converter) {
+				PayloadConverter converter, Environment environment) {
+			warnIfH2ClosesBeforeTheDrain(environment.getProperty("spring.datasource.url"));
 			BatchConsumerProperties.Jdbc jdbc = properties.getJdbc();
 			String instanceId = (properties.getInstanceId() != null) ? properties.getInstanceId()
 					: JdbcSettings.defaults().instanceId();
 			return new JdbcTransport(dataSource, jdbcSettings(jdbc, instanceId), converter::write);
 		}
 
+	}
+
+	/**
+	 * By default H2 closes a file database in a JVM shutdown hook of its own, which runs while the
+	 * containers still drain: their final commits fail and their work is delivered again. Only the
+	 * URL can turn it off, and H2 does not report it back, so the configured URL is checked.
+	 * @param url {@code spring.datasource.url}, may be {@code null}
+	 */
+	static void warnIfH2ClosesBeforeTheDrain(String url) {
+		if (url != null && url.startsWith("jdbc:h2:file:")
+				&& !url.toUpperCase(Locale.ROOT).contains("DB_CLOSE_ON_EXIT=FALSE")) {
+			LoggerFactory.getLogger(TransportConfigurations.class)
+				.warn("spring.datasource.url {} lets H2 close the database while listeners still drain on shutdown "
+						+ "(their final commits fail and their work is delivered again); add ;DB_CLOSE_ON_EXIT=FALSE",
+						url);
+		}
 	}
 
 	/**
