@@ -4,6 +4,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBindHandlerAdvisor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -40,6 +41,17 @@ import io.batchconsumer.spring.listener.PayloadConverter;
 public final class BatchConsumerAutoConfiguration {
 
 	/**
+	 * Checks each {@code batch-consumer.*} value as it binds, so that a bad one is reported by
+	 * Spring Boot's failure analysis with its property, origin and reason.
+	 * @return the bind handler advisor
+	 */
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ConfigurationPropertiesBindHandlerAdvisor batchConsumerPropertyValueChecks() {
+		return new PropertyValueChecks();
+	}
+
+	/**
 	 * Finds {@code @BatchListener} methods.
 	 * @return the post-processor
 	 */
@@ -58,17 +70,28 @@ public final class BatchConsumerAutoConfiguration {
 	 * @param observerFactories give each container its observers, in order
 	 * @param transport the transport
 	 * @param converter the payload converter
+	 * @param effectiveOptions where the factory records each listener's effective options
 	 * @return the factory
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	BatchContainerFactory batchContainerFactory(BatchConsumerProperties properties, Environment environment,
 			ObjectProvider<BatchContainerCustomizer> customizers, ObjectProvider<ContainerObserverFactory> observerFactories,
-			Transport transport, PayloadConverter converter) {
+			Transport transport, PayloadConverter converter, EffectiveOptions effectiveOptions) {
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
-				environment.getProperty("spring.application.name"));
+				environment.getProperty("spring.application.name"), new PropertyOrigins(environment));
 		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(),
-				observerFactories.orderedStream().toList(), transport, converter);
+				observerFactories.orderedStream().toList(), transport, converter, effectiveOptions);
+	}
+
+	/**
+	 * The effective options of every listener, with where each value came from.
+	 * @return the holder, filled as containers are created
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	EffectiveOptions batchConsumerEffectiveOptions() {
+		return new EffectiveOptions();
 	}
 
 	/**
