@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Transport;
@@ -103,6 +104,20 @@ public final class BatchConsumerAutoConfiguration {
 	@ConditionalOnMissingBean
 	BatchListenerContainerRegistry batchListenerContainerRegistry(BatchContainerFactory containerFactory) {
 		return new BatchListenerContainerRegistry(containerFactory);
+	}
+
+	/**
+	 * Fails start-up, before any container starts, for a {@code batch-consumer.*} name that no
+	 * configuration metadata declares and for a listener override that matches no listener.
+	 * @param environment the environment whose names are checked
+	 * @param registry knows the listener ids
+	 * @param resourceLoader gives the class loader whose metadata declares the names
+	 * @return the check
+	 */
+	@Bean
+	UnknownPropertyCheck batchConsumerUnknownPropertyCheck(Environment environment,
+			BatchListenerContainerRegistry registry, ResourceLoader resourceLoader) {
+		return new UnknownPropertyCheck(environment, registry, resourceLoader.getClassLoader());
 	}
 
 	/**
