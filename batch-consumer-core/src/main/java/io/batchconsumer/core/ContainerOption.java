@@ -3,7 +3,6 @@ package io.batchconsumer.core;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -257,42 +256,7 @@ public final class ContainerOption<T> {
 	 * @throws InvalidOptionException when the value cannot be converted
 	 */
 	public T convert(Object raw) {
-		if (raw == null || this.type.isInstance(raw)) {
-			return this.type.cast(raw);
-		}
-		if (raw instanceof Number number && this.type == Long.class) {
-			return this.type.cast(number.longValue());
-		}
-		if (raw instanceof Number number && this.type == Double.class) {
-			return this.type.cast(number.doubleValue());
-		}
-		if (raw instanceof String text) {
-			return this.type.cast(parse(text));
-		}
-		throw invalid("must be a " + this.type.getSimpleName() + " but was '" + raw + "'");
-	}
-
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private Object parse(String text) {
-		if (this.type == Integer.class) {
-			try {
-				return Integer.parseInt(text.trim());
-			}
-			catch (NumberFormatException ex) {
-				throw invalid("must be a whole number but was '" + text + "'");
-			}
-		}
-		if (this.type == Boolean.class) {
-			String value = text.trim().toLowerCase(Locale.ROOT);
-			if (!value.equals("true") && !value.equals("false")) {
-				throw invalid("must be true or false but was '" + text + "'");
-			}
-			return Boolean.parseBoolean(value);
-		}
-		if (this.type.isEnum()) {
-			return Enums.parse((Class) this.type, this.key, text);
-		}
-		throw invalid("must be a " + this.type.getSimpleName() + " but was '" + text + "'");
+		return this.type.cast(OptionChecks.convert(this, raw));
 	}
 
 	/**

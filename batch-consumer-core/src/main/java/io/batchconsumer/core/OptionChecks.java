@@ -2,9 +2,11 @@ package io.batchconsumer.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The bounds of {@link ContainerOption}s, each a function from a value to what is wrong with it.
+ * The bounds of {@link ContainerOption}s, each a function from a value to what is wrong with it,
+ * and the conversion of a value as written (annotation text, a bound number) to an option's type.
  */
 final class OptionChecks {
 
@@ -25,6 +27,47 @@ final class OptionChecks {
 		 */
 		String problem(T value);
 
+	}
+
+	static Object convert(ContainerOption<?> option, Object raw) {
+		Class<?> type = option.type();
+		if (raw == null || type.isInstance(raw)) {
+			return raw;
+		}
+		if (raw instanceof Number number && type == Long.class) {
+			return number.longValue();
+		}
+		if (raw instanceof Number number && type == Double.class) {
+			return number.doubleValue();
+		}
+		if (raw instanceof String text) {
+			return parse(option, text);
+		}
+		throw option.invalid("must be a " + type.getSimpleName() + " but was '" + raw + "'");
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static Object parse(ContainerOption<?> option, String text) {
+		Class<?> type = option.type();
+		if (type == Integer.class) {
+			try {
+				return Integer.parseInt(text.trim());
+			}
+			catch (NumberFormatException ex) {
+				throw option.invalid("must be a whole number but was '" + text + "'");
+			}
+		}
+		if (type == Boolean.class) {
+			String value = text.trim().toLowerCase(Locale.ROOT);
+			if (!value.equals("true") && !value.equals("false")) {
+				throw option.invalid("must be true or false but was '" + text + "'");
+			}
+			return Boolean.parseBoolean(value);
+		}
+		if (type.isEnum()) {
+			return Enums.parse((Class) type, option.key(), text);
+		}
+		throw option.invalid("must be a " + type.getSimpleName() + " but was '" + text + "'");
 	}
 
 	static <T> String set(T value) {
