@@ -55,8 +55,7 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 	public void start() {
 		List<String> problems = problems(KnownProperties.load(this.classLoader), this.registry.getListenerIds());
 		if (!problems.isEmpty()) {
-			throw new IllegalStateException("Unknown batch-consumer configuration:" + System.lineSeparator() + " - "
-					+ String.join(System.lineSeparator() + " - ", problems));
+			throw new UnknownPropertiesException(problems);
 		}
 		this.running = true;
 	}

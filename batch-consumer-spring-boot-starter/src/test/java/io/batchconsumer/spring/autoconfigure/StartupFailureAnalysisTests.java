@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * What a user reads when a value in their configuration file is bad: Spring Boot's failure
- * analysis names the property, the file and line it was written on, and the reason, once.
+ * What a user reads when a value or a name in their configuration file is bad: Spring Boot's
+ * failure analysis names the property, the file and line it was written on, and the reason, once.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class StartupFailureAnalysisTests {
@@ -48,6 +48,17 @@ class StartupFailureAnalysisTests {
 			.contains("Origin: class path resource [bad-listener-value.yml] - 5:")
 			.contains("Reason: java.lang.IllegalArgumentException: batch-consumer.listeners.orders.retry.multiplier must be between 1.0 and 100.0 but was 0.5");
 		assertThat(count(analysis, "Reason:")).as(analysis).isEqualTo(1);
+	}
+
+	@Test
+	void aMistypedNameIsReportedWithTheClosestNameAndItsFileAndLine(CapturedOutput output) {
+		start("typo-thread-size");
+		String analysis = analysis(output);
+		assertThat(analysis).contains("Unknown batch-consumer configuration:")
+			.contains("batch-consumer.thred-size is not a batch-consumer property; did you mean batch-consumer.thread-size?")
+			.contains("class path resource [typo-thread-size.properties] - 2:")
+			.contains("Action:")
+			.contains("Correct the name, or remove it.");
 	}
 
 	private static void start(String configName) {
