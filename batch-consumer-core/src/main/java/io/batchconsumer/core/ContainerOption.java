@@ -14,7 +14,10 @@ import java.util.function.Function;
  * attributes and properties by walking it.
  *
  * <p>Adding an option means adding one constant here (and to {@link #all()}) and a component of
- * {@link ContainerOptions} for the engine code that reads it.
+ * {@link ContainerOptions} for the engine code that reads it. For an option the properties may
+ * set, the Spring Boot starter also needs its field in {@code ContainerProperties} (the
+ * configuration processor generates IDE metadata from fields) and its default in
+ * {@code additional-spring-configuration-metadata.json}, which a test compares with this table.
  *
  * <p>Threading: immutable.
  *
