@@ -1,18 +1,18 @@
 package io.batchconsumer.core;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Objects;
+import java.util.Map;
 
 /**
- * Everything a container is configured with. Built with {@link #builder(String)}, which rejects
- * bad values with a message that names the option the way the properties spell it
- * ({@code thread-size}, {@code flow-control.max-span}, ...).
+ * Everything a container is configured with. Built with {@link #builder(String)}, which takes
+ * every default and every bound from the table of {@link ContainerOption}s and rejects a bad value
+ * with an {@link InvalidOptionException} that carries the option's key ({@code thread-size},
+ * {@code flow-control.max-span}, ...).
  *
- * <p>Defaults are those of DESIGN §5: 10 threads, slices of 10, pulls of 32, key ordering,
- * flow control at 1000 messages, 100 MiB or a span of 2000 per partition, commits at most
- * once a second, 3 attempts with back-off from 100 ms doubling to 10 s, dead letters on,
- * 30 s to drain.
+ * <p>Defaults are those of DESIGN §5 (10 threads, slices of 10, pulls of 32, key ordering, ...),
+ * written once, in {@link ContainerOption}.
  *
  * @param id the container id, used in thread names and meters
  * @param topics the topics to consume
@@ -70,166 +70,114 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 	}
 
 	/**
-	 * Builds {@link ContainerOptions}. Threading: not thread-safe.
+	 * Builds {@link ContainerOptions}: a value per {@link ContainerOption}, each starting at its
+	 * default. Threading: not thread-safe.
 	 */
 	public static final class Builder {
 
-		private String id;
-
-		private List<String> topics = List.of();
-
-		private String group = "default";
-
-		private ConsumptionMode mode = ConsumptionMode.CLUSTERING;
-
-		private int threadSize = 10;
-
-		private int consumerBatchSize = 10;
-
-		private int pullBatchSize = 32;
-
-		private Duration pullInterval = Duration.ZERO;
-
-		private Ordering ordering = Ordering.KEY;
-
-		private int pullThresholdForQueue = 1000;
-
-		private long pullThresholdSizeForQueue = 100L * 1024 * 1024;
-
-		private int maxSpan = 2000;
-
-		private Duration suspend = Duration.ofMillis(50);
-
-		private Duration commitInterval = Duration.ofSeconds(1);
-
-		private int retryMaxAttempts = 3;
-
-		private Duration retryBackoff = Duration.ofMillis(100);
-
-		private double retryMultiplier = 2.0;
-
-		private Duration retryMaxBackoff = Duration.ofSeconds(10);
-
-		private boolean deadLetterEnabled = true;
-
-		private Duration shutdownTimeout = Duration.ofSeconds(30);
-
-		private Duration pollTimeout = Duration.ofMillis(500);
+		private final Map<ContainerOption<?>, Object> values = new LinkedHashMap<>();
 
 		private Builder(String id) {
-			this.id = id;
+			for (ContainerOption<?> option : ContainerOption.all()) {
+				this.values.put(option, option.defaultValue());
+			}
+			this.values.put(ContainerOption.ID, id);
 		}
 
-		private Builder(ContainerOptions o) {
-			this.id = o.id; this.topics = o.topics; this.group = o.group; this.mode = o.mode;
-			this.threadSize = o.threadSize; this.consumerBatchSize = o.consumerBatchSize;
-			this.pullBatchSize = o.pullBatchSize; this.pullInterval = o.pullInterval; this.ordering = o.ordering;
-			this.pullThresholdForQueue = o.pullThresholdForQueue;
-			this.pullThresholdSizeForQueue = o.pullThresholdSizeForQueue; this.maxSpan = o.maxSpan;
-			this.suspend = o.suspend; this.commitInterval = o.commitInterval;
-			this.retryMaxAttempts = o.retryMaxAttempts; this.retryBackoff = o.retryBackoff;
-			this.retryMultiplier = o.retryMultiplier; this.retryMaxBackoff = o.retryMaxBackoff;
-			this.deadLetterEnabled = o.deadLetterEnabled; this.shutdownTimeout = o.shutdownTimeout;
-			this.pollTimeout = o.pollTimeout;
+		private Builder(ContainerOptions options) {
+			for (ContainerOption<?> option : ContainerOption.all()) {
+				this.values.put(option, option.read(options));
+			}
+		}
+
+		/**
+		 * Sets one option.
+		 * @param option the option
+		 * @param value its value
+		 * @param <T> the type of the value
+		 * @return this builder
+		 */
+		public <T> Builder set(ContainerOption<T> option, T value) {
+			this.values.put(option, value);
+			return this;
+		}
+
+		/**
+		 * The value an option has in this builder.
+		 * @param option the option
+		 * @param <T> the type of the value
+		 * @return the value
+		 */
+		public <T> T get(ContainerOption<T> option) {
+			return option.type().cast(this.values.get(option));
 		}
 
 		public Builder topics(String... topics) { return topics(List.of(topics)); }
 
-		public Builder topics(List<String> topics) { this.topics = List.copyOf(topics); return this; }
+		public Builder topics(List<String> topics) { return set(ContainerOption.TOPICS, List.copyOf(topics)); }
 
-		public Builder group(String group) { this.group = group; return this; }
+		public Builder group(String group) { return set(ContainerOption.GROUP, group); }
 
-		public Builder mode(ConsumptionMode mode) { this.mode = mode; return this; }
+		public Builder mode(ConsumptionMode mode) { return set(ContainerOption.MODE, mode); }
 
-		public Builder threadSize(int threadSize) { this.threadSize = threadSize; return this; }
+		public Builder threadSize(int threadSize) { return set(ContainerOption.THREAD_SIZE, threadSize); }
 
-		public Builder consumerBatchSize(int size) { this.consumerBatchSize = size; return this; }
+		public Builder consumerBatchSize(int size) { return set(ContainerOption.CONSUMER_BATCH_SIZE, size); }
 
-		public Builder pullBatchSize(int size) { this.pullBatchSize = size; return this; }
+		public Builder pullBatchSize(int size) { return set(ContainerOption.PULL_BATCH_SIZE, size); }
 
-		public Builder pullInterval(Duration interval) { this.pullInterval = interval; return this; }
+		public Builder pullInterval(Duration interval) { return set(ContainerOption.PULL_INTERVAL, interval); }
 
-		public Builder ordering(Ordering ordering) { this.ordering = ordering; return this; }
+		public Builder ordering(Ordering ordering) { return set(ContainerOption.ORDERING, ordering); }
 
-		public Builder pullThresholdForQueue(int count) { this.pullThresholdForQueue = count; return this; }
+		public Builder pullThresholdForQueue(int count) { return set(ContainerOption.PULL_THRESHOLD_FOR_QUEUE, count); }
 
-		public Builder pullThresholdSizeForQueue(long bytes) { this.pullThresholdSizeForQueue = bytes; return this; }
+		public Builder pullThresholdSizeForQueue(long bytes) { return set(ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE, bytes); }
 
-		public Builder maxSpan(int span) { this.maxSpan = span; return this; }
+		public Builder maxSpan(int span) { return set(ContainerOption.MAX_SPAN, span); }
 
-		public Builder suspend(Duration suspend) { this.suspend = suspend; return this; }
+		public Builder suspend(Duration suspend) { return set(ContainerOption.SUSPEND, suspend); }
 
-		public Builder commitInterval(Duration interval) { this.commitInterval = interval; return this; }
+		public Builder commitInterval(Duration interval) { return set(ContainerOption.COMMIT_INTERVAL, interval); }
 
-		public Builder retryMaxAttempts(int attempts) { this.retryMaxAttempts = attempts; return this; }
+		public Builder retryMaxAttempts(int attempts) { return set(ContainerOption.RETRY_MAX_ATTEMPTS, attempts); }
 
-		public Builder retryBackoff(Duration backoff) { this.retryBackoff = backoff; return this; }
+		public Builder retryBackoff(Duration backoff) { return set(ContainerOption.RETRY_BACKOFF, backoff); }
 
-		public Builder retryMultiplier(double multiplier) { this.retryMultiplier = multiplier; return this; }
+		public Builder retryMultiplier(double multiplier) { return set(ContainerOption.RETRY_MULTIPLIER, multiplier); }
 
-		public Builder retryMaxBackoff(Duration max) { this.retryMaxBackoff = max; return this; }
+		public Builder retryMaxBackoff(Duration max) { return set(ContainerOption.RETRY_MAX_BACKOFF, max); }
 
-		public Builder deadLetterEnabled(boolean enabled) { this.deadLetterEnabled = enabled; return this; }
+		public Builder deadLetterEnabled(boolean enabled) { return set(ContainerOption.DEAD_LETTER_ENABLED, enabled); }
 
-		public Builder shutdownTimeout(Duration timeout) { this.shutdownTimeout = timeout; return this; }
+		public Builder shutdownTimeout(Duration timeout) { return set(ContainerOption.SHUTDOWN_TIMEOUT, timeout); }
 
-		public Builder pollTimeout(Duration timeout) { this.pollTimeout = timeout; return this; }
+		public Builder pollTimeout(Duration timeout) { return set(ContainerOption.POLL_TIMEOUT, timeout); }
 
 		/**
-		 * Validates and builds.
+		 * Validates every option against its bounds, then the one rule between two options, and
+		 * builds.
 		 * @return the options
-		 * @throws IllegalArgumentException naming the first bad option and its allowed range
+		 * @throws InvalidOptionException naming the first bad option and its allowed range
 		 */
 		public ContainerOptions build() {
-			if (this.id == null || !this.id.matches("[A-Za-z0-9._-]+")) {
-				throw new IllegalArgumentException("id must be letters, digits, '.', '_' or '-' but was '" + this.id + "'");
+			this.values.forEach(ContainerOption::validateAny);
+			Duration backoff = get(ContainerOption.RETRY_BACKOFF);
+			Duration maxBackoff = get(ContainerOption.RETRY_MAX_BACKOFF);
+			if (maxBackoff.compareTo(backoff) < 0) {
+				throw ContainerOption.RETRY_MAX_BACKOFF.invalid("(" + maxBackoff
+						+ ") must not be less than retry.backoff (" + backoff + ")");
 			}
-			if (this.topics.isEmpty() || this.topics.stream().anyMatch((t) -> t == null || t.isBlank())) {
-				throw new IllegalArgumentException("topics must name at least one topic, none blank, but was " + this.topics);
-			}
-			if (this.group == null || this.group.isBlank()) {
-				throw new IllegalArgumentException("group must not be blank");
-			}
-			Objects.requireNonNull(this.mode, "mode");
-			Objects.requireNonNull(this.ordering, "ordering");
-			atLeast("thread-size", this.threadSize, 1, 10_000);
-			atLeast("consumer-batch-size", this.consumerBatchSize, 1, 1_000_000);
-			atLeast("pull-batch-size", this.pullBatchSize, 1, 1_000_000);
-			atLeast("flow-control.pull-threshold-for-queue", this.pullThresholdForQueue, 1, Integer.MAX_VALUE);
-			atLeast("flow-control.pull-threshold-size-for-queue", this.pullThresholdSizeForQueue, 1, Long.MAX_VALUE);
-			atLeast("flow-control.max-span", this.maxSpan, 1, Integer.MAX_VALUE);
-			atLeast("retry.max-attempts", this.retryMaxAttempts, 1, 1_000);
-			notNegative("pull-interval", this.pullInterval);
-			notNegative("flow-control.suspend", this.suspend);
-			notNegative("commit.interval", this.commitInterval);
-			notNegative("retry.backoff", this.retryBackoff);
-			notNegative("retry.max-backoff", this.retryMaxBackoff);
-			notNegative("shutdown-timeout", this.shutdownTimeout);
-			notNegative("poll-timeout", this.pollTimeout);
-			if (!(this.retryMultiplier >= 1.0 && this.retryMultiplier <= 100.0)) {
-				throw new IllegalArgumentException("retry.multiplier must be between 1.0 and 100.0 but was " + this.retryMultiplier);
-			}
-			if (this.retryMaxBackoff.compareTo(this.retryBackoff) < 0) {
-				throw new IllegalArgumentException("retry.max-backoff (" + this.retryMaxBackoff
-						+ ") must not be less than retry.backoff (" + this.retryBackoff + ")");
-			}
-			return new ContainerOptions(this.id, this.topics, this.group, this.mode, this.threadSize,
-					this.consumerBatchSize, this.pullBatchSize, this.pullInterval, this.ordering,
-					this.pullThresholdForQueue, this.pullThresholdSizeForQueue, this.maxSpan, this.suspend,
-					this.commitInterval, this.retryMaxAttempts, this.retryBackoff, this.retryMultiplier,
-					this.retryMaxBackoff, this.deadLetterEnabled, this.shutdownTimeout, this.pollTimeout);
-		}
-
-		private static void atLeast(String option, long value, long min, long max) {
-			if (value < min || value > max) {
-				throw new IllegalArgumentException(option + " must be between " + min + " and " + max + " but was " + value);
-			}
-		}
-
-		private static void notNegative(String option, Duration value) {
-			if (value == null || value.isNegative()) {
-				throw new IllegalArgumentException(option + " must be zero or more but was " + value);
-			}
+			return new ContainerOptions(get(ContainerOption.ID), get(ContainerOption.TOPICS),
+					get(ContainerOption.GROUP), get(ContainerOption.MODE), get(ContainerOption.THREAD_SIZE),
+					get(ContainerOption.CONSUMER_BATCH_SIZE), get(ContainerOption.PULL_BATCH_SIZE),
+					get(ContainerOption.PULL_INTERVAL), get(ContainerOption.ORDERING),
+					get(ContainerOption.PULL_THRESHOLD_FOR_QUEUE), get(ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE),
+					get(ContainerOption.MAX_SPAN), get(ContainerOption.SUSPEND), get(ContainerOption.COMMIT_INTERVAL),
+					get(ContainerOption.RETRY_MAX_ATTEMPTS), get(ContainerOption.RETRY_BACKOFF),
+					get(ContainerOption.RETRY_MULTIPLIER), get(ContainerOption.RETRY_MAX_BACKOFF),
+					get(ContainerOption.DEAD_LETTER_ENABLED), get(ContainerOption.SHUTDOWN_TIMEOUT),
+					get(ContainerOption.POLL_TIMEOUT));
 		}
 
 	}

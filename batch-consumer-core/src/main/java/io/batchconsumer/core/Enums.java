@@ -17,13 +17,13 @@ final class Enums {
 			.map((constant) -> constant.name().toLowerCase(Locale.ROOT))
 			.collect(Collectors.joining(", "));
 		if (value == null || value.isBlank()) {
-			throw new IllegalArgumentException(option + " must be one of " + allowed + " but was empty");
+			throw new InvalidOptionException(option, "must be one of " + allowed + " but was empty");
 		}
 		try {
 			return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException(option + " must be one of " + allowed + " but was '" + value + "'");
+			throw new InvalidOptionException(option, "must be one of " + allowed + " but was '" + value + "'");
 		}
 	}
 

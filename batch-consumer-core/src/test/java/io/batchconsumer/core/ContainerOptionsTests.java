@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
@@ -67,6 +68,42 @@ class ContainerOptionsTests {
 
 	private static Arguments bad(String option, UnaryOperator<ContainerOptions.Builder> change) {
 		return Arguments.of(option, change);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("badValues")
+	void aBadValueCarriesTheKeyOfItsOptionAsData(String option, UnaryOperator<ContainerOptions.Builder> change) {
+		ContainerOptions.Builder builder = ContainerOptions.builder("orders").topics("orders");
+		assertThatExceptionOfType(InvalidOptionException.class).isThrownBy(() -> change.apply(builder).build())
+			.satisfies((ex) -> {
+				assertThat(ex.option()).isEqualTo(option);
+				assertThat(ex.getMessage()).isEqualTo(option + " " + ex.reason());
+			});
+	}
+
+	@Test
+	void everyOptionOfTheTableStartsAtItsDefaultAndReadsBack() {
+		ContainerOptions options = ContainerOptions.builder("orders").topics("orders").build();
+		for (ContainerOption<?> option : ContainerOption.all()) {
+			if (option != ContainerOption.ID && option != ContainerOption.TOPICS) {
+				assertThat((Object) option.read(options)).as(option.key()).isEqualTo(option.defaultValue());
+			}
+		}
+		assertThat(options.toBuilder().build()).isEqualTo(options);
+	}
+
+	@Test
+	void textFromAnAnnotationIsConvertedOrRejectedNamingTheOption() {
+		assertThat(ContainerOption.THREAD_SIZE.convert(" 4 ")).isEqualTo(4);
+		assertThat(ContainerOption.ORDERING.convert("partition")).isEqualTo(Ordering.PARTITION);
+		assertThat(ContainerOption.DEAD_LETTER_ENABLED.convert("FALSE")).isFalse();
+		assertThat(ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE.convert(5)).isEqualTo(5L);
+		assertThatExceptionOfType(InvalidOptionException.class).isThrownBy(() -> ContainerOption.THREAD_SIZE.convert("many"))
+			.withMessage("thread-size must be a whole number but was 'many'");
+		assertThatExceptionOfType(InvalidOptionException.class).isThrownBy(() -> ContainerOption.MODE.convert("all"))
+			.satisfies((ex) -> assertThat(ex.option()).isEqualTo("mode"))
+			.withMessage("mode must be one of clustering, broadcast but was 'all'");
+		assertThat(ContainerOption.CONSUMER_BATCH_SIZE.attributeName()).isEqualTo("consumerBatchSize");
 	}
 
 	@ParameterizedTest(name = "{0}")

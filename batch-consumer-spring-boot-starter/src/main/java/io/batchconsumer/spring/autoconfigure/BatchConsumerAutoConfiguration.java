@@ -4,12 +4,14 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBindHandlerAdvisor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Transport;
@@ -40,6 +42,17 @@ import io.batchconsumer.spring.listener.PayloadConverter;
 public final class BatchConsumerAutoConfiguration {
 
 	/**
+	 * Checks each {@code batch-consumer.*} value as it binds, so that a bad one is reported by
+	 * Spring Boot's failure analysis with its property, origin and reason.
+	 * @return the bind handler advisor
+	 */
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ConfigurationPropertiesBindHandlerAdvisor batchConsumerPropertyValueChecks() {
+		return new PropertyValueChecks();
+	}
+
+	/**
 	 * Finds {@code @BatchListener} methods.
 	 * @return the post-processor
 	 */
@@ -58,17 +71,28 @@ public final class BatchConsumerAutoConfiguration {
 	 * @param observerFactories give each container its observers, in order
 	 * @param transport the transport
 	 * @param converter the payload converter
+	 * @param effectiveOptions where the factory records each listener's effective options
 	 * @return the factory
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	BatchContainerFactory batchContainerFactory(BatchConsumerProperties properties, Environment environment,
 			ObjectProvider<BatchContainerCustomizer> customizers, ObjectProvider<ContainerObserverFactory> observerFactories,
-			Transport transport, PayloadConverter converter) {
+			Transport transport, PayloadConverter converter, EffectiveOptions effectiveOptions) {
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
-				environment.getProperty("spring.application.name"));
+				environment.getProperty("spring.application.name"), new PropertyOrigins(environment));
 		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(),
-				observerFactories.orderedStream().toList(), transport, converter);
+				observerFactories.orderedStream().toList(), transport, converter, effectiveOptions);
+	}
+
+	/**
+	 * The effective options of every listener, with where each value came from.
+	 * @return the holder, filled as containers are created
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	EffectiveOptions batchConsumerEffectiveOptions() {
+		return new EffectiveOptions();
 	}
 
 	/**
@@ -80,6 +104,20 @@ public final class BatchConsumerAutoConfiguration {
 	@ConditionalOnMissingBean
 	BatchListenerContainerRegistry batchListenerContainerRegistry(BatchContainerFactory containerFactory) {
 		return new BatchListenerContainerRegistry(containerFactory);
+	}
+
+	/**
+	 * Fails start-up, before any container starts, for a {@code batch-consumer.*} name that no
+	 * configuration metadata declares and for a listener override that matches no listener.
+	 * @param environment the environment whose names are checked
+	 * @param registry knows the listener ids
+	 * @param resourceLoader gives the class loader whose metadata declares the names
+	 * @return the check
+	 */
+	@Bean
+	UnknownPropertyCheck batchConsumerUnknownPropertyCheck(Environment environment,
+			BatchListenerContainerRegistry registry, ResourceLoader resourceLoader) {
+		return new UnknownPropertyCheck(environment, registry, resourceLoader.getClassLoader());
 	}
 
 	/**

@@ -1,10 +1,13 @@
 package io.batchconsumer.spring.autoconfigure;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.aop.support.AopUtils;
 
 import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
@@ -32,9 +35,13 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final PayloadConverter converter;
 
+	private final EffectiveOptions effectiveOptions;
+
 	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
-			List<ContainerObserverFactory> observerFactories, Transport transport, PayloadConverter converter) {
+			List<ContainerObserverFactory> observerFactories, Transport transport, PayloadConverter converter,
+			EffectiveOptions effectiveOptions) {
 		this.resolver = resolver;
+		this.effectiveOptions = effectiveOptions;
 		this.customizers = List.copyOf(customizers);
 		this.observerFactories = List.copyOf(observerFactories);
 		this.transport = transport;
@@ -49,7 +56,9 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 					+ method.payloadType().getTypeName() + " payloads, which are read from JSON, but there is no "
 					+ "JSON mapper: add spring-boot-starter-jackson or take String or byte[]");
 		}
-		ContainerOptions options = customize(this.resolver.resolve(endpoint.id(), endpoint));
+		ResolvedListener resolved = this.resolver.resolve(endpoint.id(), endpoint);
+		ContainerOptions options = customize(resolved.options());
+		this.effectiveOptions.record(options.id(), withCustomizations(resolved, options));
 		return new BatchContainer(options, this.transport.createSource(options),
 				new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter),
 				this.transport.deadLetterSink(options),
@@ -58,7 +67,21 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	@Override
 	public boolean isAutoStartup(BatchListenerEndpoint endpoint) {
-		return this.resolver.isAutoStartup(endpoint);
+		return this.resolver.resolve(endpoint.id(), endpoint).autoStartup();
+	}
+
+	/** The resolved options, with each value a customizer changed marked as such. */
+	private static Map<String, EffectiveOption> withCustomizations(ResolvedListener resolved, ContainerOptions options) {
+		Map<String, EffectiveOption> effective = new LinkedHashMap<>(resolved.effective());
+		for (ContainerOption<?> option : ContainerOption.all()) {
+			EffectiveOption before = effective.get(option.key());
+			String now = ListenerOptionsResolver.display(option.read(options));
+			if (before != null && !before.value().equals(now)) {
+				effective.put(option.key(), new EffectiveOption(now, EffectiveOption.Source.CUSTOMIZER,
+						"BatchContainerCustomizer", null));
+			}
+		}
+		return effective;
 	}
 
 	private ContainerOptions customize(ContainerOptions options) {

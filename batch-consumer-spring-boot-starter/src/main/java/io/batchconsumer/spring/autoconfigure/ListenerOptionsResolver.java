@@ -1,30 +1,41 @@
 package io.batchconsumer.spring.autoconfigure;
 
-import java.time.Duration;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
-import org.springframework.util.unit.DataSize;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-import io.batchconsumer.core.ConsumptionMode;
+import io.batchconsumer.core.ContainerOption;
+import io.batchconsumer.core.ContainerOption.Level;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerProperties.Listener;
+import io.batchconsumer.spring.autoconfigure.EffectiveOption.Source;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 
 /**
- * Resolves the {@link ContainerOptions} of one listener: each value from the
+ * Resolves the options of one listener by walking the {@link OptionTable}: each value from the
  * {@code @BatchListener} attribute when set, else from {@code batch-consumer.listeners.<id>.*},
- * else from the global {@code batch-consumer.*} property. A bad value fails with a message that
- * names where it came from (the full property, or the attribute and its method).
+ * else from the global {@code batch-consumer.*} property (which holds the default when not set).
+ * It remembers where each value came from, so that a bad value fails naming the full property or
+ * the attribute and its method (mapped from {@link InvalidOptionException#option()}, never from
+ * the message text), and the endpoint can show every effective option with its source. An
+ * attribute that overrides a property that is set is logged once at WARN.
  *
- * <p>Threading: stateless after construction; the properties are read, never changed.
+ * <p>Threading: safe for concurrent use; the properties are only read, and the set of warnings
+ * already logged is concurrent.
  */
 final class ListenerOptionsResolver {
 
-	/** Topic used to validate properties that do not name one. */
+	private static final Logger logger = LoggerFactory.getLogger(ListenerOptionsResolver.class);
+
+	/** Topics used to validate properties that do not name one. */
 	private static final List<String> PLACEHOLDER_TOPICS = List.of("validation");
 
 	private static final Listener NO_OVERRIDES = new Listener();
@@ -33,32 +44,40 @@ final class ListenerOptionsResolver {
 
 	private final String applicationName;
 
+	private final PropertyOrigins origins;
+
+	private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
 	/**
-	 * Creates a resolver.
+	 * Creates a resolver that knows no environment (for validation at binding).
 	 * @param properties the bound properties
 	 * @param applicationName {@code spring.application.name}, or {@code null}
 	 */
 	ListenerOptionsResolver(BatchConsumerProperties properties, String applicationName) {
+		this(properties, applicationName, PropertyOrigins.NONE);
+	}
+
+	/**
+	 * Creates a resolver.
+	 * @param properties the bound properties
+	 * @param applicationName {@code spring.application.name}, or {@code null}
+	 * @param origins tells which properties are set and where
+	 */
+	ListenerOptionsResolver(BatchConsumerProperties properties, String applicationName, PropertyOrigins origins) {
 		this.properties = properties;
 		this.applicationName = applicationName;
+		this.origins = origins;
 	}
 
 	/**
 	 * Resolves and validates the options of a listener.
 	 * @param id the listener id
 	 * @param endpoint the annotated endpoint, or {@code null} to check properties alone
-	 * @return the options
+	 * @return the options, with where each came from
 	 * @throws IllegalArgumentException naming the property or attribute of the first bad value
 	 */
-	ContainerOptions resolve(String id, BatchListenerEndpoint endpoint) {
-		Origins origins = new Origins(id, endpoint);
-		Annotated annotated = (endpoint != null) ? Annotated.of(endpoint) : Annotated.NONE;
-		try {
-			return builder(id, annotated, overrides(id), origins, endpoint != null).build();
-		}
-		catch (IllegalArgumentException ex) {
-			throw origins.translate(ex);
-		}
+	ResolvedListener resolve(String id, BatchListenerEndpoint endpoint) {
+		return resolve(id, endpoint, this.properties.getListeners().getOrDefault(id, NO_OVERRIDES));
 	}
 
 	/**
@@ -66,187 +85,142 @@ final class ListenerOptionsResolver {
 	 * @throws IllegalArgumentException naming the property of the first bad value
 	 */
 	void validateDefaults() {
-		Origins origins = new Origins("defaults", null);
+		resolve("defaults", null, NO_OVERRIDES);
+	}
+
+	private ResolvedListener resolve(String id, BatchListenerEndpoint endpoint, Listener listener) {
+		Naming naming = new Naming(id, endpoint);
+		Map<String, EffectiveOption> effective = new LinkedHashMap<>();
+		ContainerOptions.Builder builder = ContainerOptions.builder(id);
 		try {
-			builder("defaults", Annotated.NONE, NO_OVERRIDES, origins, false).build();
+			for (ContainerOption<?> option : OptionTable.OPTIONS) {
+				Choice choice = choose(option, naming, listener);
+				effective.put(option.key(), choice.effective());
+				set(builder, option, choice.raw());
+			}
+			return new ResolvedListener(builder.build(), builder.get(OptionTable.AUTO_STARTUP),
+					Collections.unmodifiableMap(effective));
 		}
-		catch (IllegalArgumentException ex) {
-			throw origins.translate(ex);
+		catch (InvalidOptionException ex) {
+			EffectiveOption culprit = effective.get(ex.option());
+			String name = (culprit != null) ? culprit.property() : naming.of(ex.option());
+			IllegalArgumentException named = new IllegalArgumentException(name + " " + ex.reason());
+			named.setStackTrace(ex.getStackTrace());
+			throw named;
 		}
 	}
 
-	/**
-	 * Whether the listener's container starts with the application.
-	 * @param endpoint the endpoint
-	 * @return the auto-startup setting
-	 */
-	boolean isAutoStartup(BatchListenerEndpoint endpoint) {
-		Origins origins = new Origins(endpoint.id(), endpoint);
-		Object value = origins.pick("auto-startup", "autoStartup", endpoint.autoStartup(),
-				overrides(endpoint.id()).getAutoStartup(), this.properties.isAutoStartup());
-		if (value instanceof Boolean bool) {
-			return bool;
+	private static <T> void set(ContainerOptions.Builder builder, ContainerOption<T> option, Object raw) {
+		builder.set(option, option.convert(raw));
+	}
+
+	private Choice choose(ContainerOption<?> option, Naming naming, Listener listener) {
+		Object annotated = (naming.endpoint != null && option.isSettableAt(Level.ANNOTATION))
+				? OptionTable.toEngine(naming.endpoint.attribute(option.attributeName())) : null;
+		Object overridden = option.isSettableAt(Level.LISTENER) ? OptionTable.read(listener, option) : null;
+		if (annotated != null) {
+			warnIfOverridden(option, naming, annotated, overridden);
+			return new Choice(annotated, Source.ANNOTATION, naming.attribute(option), null);
 		}
-		if ("true".equalsIgnoreCase((String) value) || "false".equalsIgnoreCase((String) value)) {
-			return Boolean.parseBoolean((String) value);
+		if (overridden != null) {
+			String property = naming.listenerProperty(option);
+			return new Choice(overridden, Source.LISTENER_PROPERTY, property, this.origins.origin(property));
 		}
-		throw origins.translate(new IllegalArgumentException("auto-startup must be true or false but was '" + value + "'"));
-	}
-
-	@SuppressWarnings("unchecked")
-	private ContainerOptions.Builder builder(String id, Annotated a, Listener l, Origins o, boolean requireTopics) {
-		BatchConsumerProperties g = this.properties;
-		o.fallback("topics", o.attributeOrProperty("topics", "topics"));
-		List<String> topics = (List<String>) o.pick("topics", "topics", nullIfEmpty(a.topics),
-				nullIfEmpty(l.getTopics()), requireTopics ? List.of() : PLACEHOLDER_TOPICS);
-		ContainerOptions.Builder builder = ContainerOptions.builder(id)
-			.topics(topics)
-			.group((String) o.pick("group", "group", a.group, l.getGroup(), globalGroup(o)))
-			.mode(ConsumptionMode.parse((String) o.pick("mode", "mode", a.mode, l.getMode(), g.getMode())))
-			.threadSize(toInt("thread-size", o.pick("thread-size", "threadSize", a.threadSize, l.getThreadSize(),
-					g.getThreadSize())))
-			.consumerBatchSize(toInt("consumer-batch-size", o.pick("consumer-batch-size", "consumerBatchSize",
-					a.consumerBatchSize, l.getConsumerBatchSize(), g.getConsumerBatchSize())))
-			.pullBatchSize((Integer) o.pick("pull-batch-size", null, null, l.getPullBatchSize(), g.getPullBatchSize()))
-			.pullInterval((Duration) o.pick("pull-interval", null, null, l.getPullInterval(), g.getPullInterval()))
-			.ordering(Ordering.parse((String) o.pick("ordering", "ordering", a.ordering, l.getOrdering(),
-					g.getOrdering())))
-			.shutdownTimeout((Duration) o.pick("shutdown-timeout", null, null, l.getShutdownTimeout(),
-					g.getShutdownTimeout()));
-		return limits(builder, l, o);
-	}
-
-	/** Flow control, commits, retries and dead letters: properties only, no annotation attribute. */
-	private ContainerOptions.Builder limits(ContainerOptions.Builder builder, Listener l, Origins o) {
-		BatchConsumerProperties.FlowControl gf = this.properties.getFlowControl();
-		BatchConsumerProperties.Retry gr = this.properties.getRetry();
-		return builder
-			.pullThresholdForQueue((Integer) o.pick("flow-control.pull-threshold-for-queue", null, null,
-					l.getFlowControl().getPullThresholdForQueue(), gf.getPullThresholdForQueue()))
-			.pullThresholdSizeForQueue(toBytes("flow-control.pull-threshold-size-for-queue",
-					o.pick("flow-control.pull-threshold-size-for-queue", null, null,
-							l.getFlowControl().getPullThresholdSizeForQueue(), gf.getPullThresholdSizeForQueue())))
-			.maxSpan((Integer) o.pick("flow-control.max-span", null, null, l.getFlowControl().getMaxSpan(),
-					gf.getMaxSpan()))
-			.suspend((Duration) o.pick("flow-control.suspend", null, null, l.getFlowControl().getSuspend(),
-					gf.getSuspend()))
-			.commitInterval((Duration) o.pick("commit.interval", null, null, l.getCommit().getInterval(),
-					this.properties.getCommit().getInterval()))
-			.retryMaxAttempts((Integer) o.pick("retry.max-attempts", null, null, l.getRetry().getMaxAttempts(),
-					gr.getMaxAttempts()))
-			.retryBackoff((Duration) o.pick("retry.backoff", null, null, l.getRetry().getBackoff(), gr.getBackoff()))
-			.retryMultiplier((Double) o.pick("retry.multiplier", null, null, l.getRetry().getMultiplier(),
-					gr.getMultiplier()))
-			.retryMaxBackoff((Duration) o.pick("retry.max-backoff", null, null, l.getRetry().getMaxBackoff(),
-					gr.getMaxBackoff()))
-			.deadLetterEnabled((Boolean) o.pick("dead-letter.enabled", null, null, l.getDeadLetter().getEnabled(),
-					this.properties.getDeadLetter().isEnabled()));
-	}
-
-	private Listener overrides(String id) {
-		return this.properties.getListeners().getOrDefault(id, NO_OVERRIDES);
+		if (option == ContainerOption.GROUP) {
+			return globalGroup();
+		}
+		if (option.isSettableAt(Level.GLOBAL)) {
+			String property = "batch-consumer." + option.key();
+			Source source = this.origins.isSet(property) ? Source.GLOBAL_PROPERTY : Source.DEFAULT;
+			return new Choice(OptionTable.read(this.properties, option), source, property,
+					this.origins.origin(property));
+		}
+		Object fallback = (naming.endpoint != null) ? List.of() : PLACEHOLDER_TOPICS;
+		return new Choice(fallback, Source.DEFAULT, naming.attributeOrProperty(option), null);
 	}
 
 	/** The global group: {@code batch-consumer.group}, else the application name, else "batch-consumer". */
-	private String globalGroup(Origins origins) {
+	private Choice globalGroup() {
 		if (this.properties.getGroup() != null) {
-			return this.properties.getGroup();
+			String property = "batch-consumer.group";
+			return new Choice(this.properties.getGroup(), Source.GLOBAL_PROPERTY, property,
+					this.origins.origin(property));
 		}
-		origins.fallback("group", "spring.application.name");
-		return (this.applicationName != null && !this.applicationName.isBlank()) ? this.applicationName
-				: "batch-consumer";
+		if (this.applicationName != null && !this.applicationName.isBlank()) {
+			return new Choice(this.applicationName, Source.DEFAULT, "spring.application.name",
+					this.origins.origin("spring.application.name"));
+		}
+		return new Choice("batch-consumer", Source.DEFAULT, "batch-consumer.group", null);
 	}
 
-	private static int toInt(String option, Object value) {
-		if (value instanceof Integer number) {
-			return number;
+	private void warnIfOverridden(ContainerOption<?> option, Naming naming, Object annotated, Object overridden) {
+		String property = (overridden != null) ? naming.listenerProperty(option) : "batch-consumer." + option.key();
+		boolean propertySet = (overridden != null) || (this.origins != PropertyOrigins.NONE
+				&& option.isSettableAt(Level.GLOBAL) && this.origins.isSet(property));
+		if (propertySet && this.warned.add(naming.id + "/" + option.key())) {
+			String origin = this.origins.origin(property);
+			logger.warn("{} = '{}' overrides the property {}{}; the property has no effect on listener '{}'",
+					naming.attribute(option), display(annotated), property,
+					(origin != null) ? " (" + origin + ")" : "", naming.id);
 		}
-		try {
-			return Integer.parseInt(((String) value).trim());
-		}
-		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException(option + " must be a whole number but was '" + value + "'");
-		}
-	}
-
-	private static long toBytes(String option, Object value) {
-		if (value == null) {
-			throw new IllegalArgumentException(option + " must be set");
-		}
-		return ((DataSize) value).toBytes();
-	}
-
-	private static <T> List<T> nullIfEmpty(List<T> list) {
-		return (list == null || list.isEmpty()) ? null : list;
-	}
-
-	/** The attributes of an annotation that can set options, {@code null} when not set. */
-	private record Annotated(List<String> topics, String group, String ordering, String threadSize,
-			String consumerBatchSize, String mode) {
-
-		static final Annotated NONE = new Annotated(List.of(), null, null, null, null, null);
-
-		static Annotated of(BatchListenerEndpoint endpoint) {
-			return new Annotated(endpoint.topics(), endpoint.group(), endpoint.ordering(), endpoint.threadSize(),
-					endpoint.consumerBatchSize(), endpoint.mode());
-		}
-
 	}
 
 	/**
-	 * Remembers where each option's value came from, to name it in error messages.
+	 * A value as the endpoint shows it.
+	 * @param value an option's value
+	 * @return enums in lower case, lists comma-separated, else {@code toString()}
 	 */
-	private static final class Origins {
+	static String display(Object value) {
+		if (value instanceof Enum<?> constant) {
+			return constant.name().toLowerCase(Locale.ROOT);
+		}
+		if (value instanceof List<?> list) {
+			return String.join(",", list.stream().map(String::valueOf).toList());
+		}
+		return String.valueOf(value);
+	}
 
-		private final Map<String, String> origins = new HashMap<>();
+	/** One option's value as written and where it came from. */
+	private record Choice(Object raw, EffectiveOption effective) {
 
-		private final String listenerPrefix;
-
-		private final Function<String, String> attributeOrigin;
-
-		Origins(String id, BatchListenerEndpoint endpoint) {
-			this.listenerPrefix = "batch-consumer.listeners." + id + ".";
-			this.attributeOrigin = (attribute) -> attribute + " of @BatchListener on "
-					+ ((endpoint != null) ? endpoint.methodDescription() : "?");
-			this.origins.put("id", (endpoint != null) ? this.attributeOrigin.apply("id")
-					: "batch-consumer.listeners key '" + id + "'");
+		Choice(Object raw, Source source, String property, String origin) {
+			this(raw, new EffectiveOption(display(raw), source, property, origin));
 		}
 
-		Object pick(String option, String attribute, Object annotated, Object listener, Object global) {
-			if (attribute != null && annotated != null) {
-				this.origins.put(option, this.attributeOrigin.apply(attribute));
-				return annotated;
+	}
+
+	/** How error messages and the endpoint name the places an option can be set. */
+	private static final class Naming {
+
+		private final String id;
+
+		private final BatchListenerEndpoint endpoint;
+
+		Naming(String id, BatchListenerEndpoint endpoint) {
+			this.id = id;
+			this.endpoint = endpoint;
+		}
+
+		String attribute(ContainerOption<?> option) {
+			return option.attributeName() + " of @BatchListener on "
+					+ ((this.endpoint != null) ? this.endpoint.methodDescription() : "?");
+		}
+
+		String listenerProperty(ContainerOption<?> option) {
+			return "batch-consumer.listeners." + this.id + "." + option.key();
+		}
+
+		String attributeOrProperty(ContainerOption<?> option) {
+			return (this.endpoint != null) ? attribute(option) + " or " + listenerProperty(option)
+					: listenerProperty(option);
+		}
+
+		String of(String key) {
+			if (!key.equals("id")) {
+				return "batch-consumer." + key;
 			}
-			if (listener != null) {
-				this.origins.put(option, this.listenerPrefix + option);
-				return listener;
-			}
-			this.origins.putIfAbsent(option, "batch-consumer." + option);
-			return global;
-		}
-
-		String attributeOrProperty(String option, String attribute) {
-			return this.attributeOrigin.apply(attribute) + " or " + this.listenerPrefix + option;
-		}
-
-		void fallback(String option, String property) {
-			this.origins.put(option, property);
-		}
-
-		IllegalArgumentException translate(IllegalArgumentException ex) {
-			String message = ex.getMessage();
-			String best = null;
-			for (String option : this.origins.keySet()) {
-				if (message.startsWith(option + " ") && (best == null || option.length() > best.length())) {
-					best = option;
-				}
-			}
-			String origin = (best != null) ? this.origins.get(best) : null;
-			String translated = (origin != null) ? origin + message.substring(best.length())
-					: "Invalid batch-consumer configuration: " + message;
-			IllegalArgumentException translatedException = new IllegalArgumentException(translated);
-			translatedException.setStackTrace(ex.getStackTrace());
-			return translatedException;
+			return (this.endpoint != null) ? "id of @BatchListener on " + this.endpoint.methodDescription()
+					: "batch-consumer.listeners key '" + this.id + "'";
 		}
 
 	}

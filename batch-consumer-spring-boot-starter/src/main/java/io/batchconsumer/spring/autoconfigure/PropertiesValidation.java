@@ -7,9 +7,13 @@ import java.util.Locale;
 import org.springframework.validation.Errors;
 
 /**
- * Validates {@link BatchConsumerProperties} when they are bound, so that a bad value fails
- * start-up even before any listener exists. Listener options are checked by the same code that
- * builds them ({@link ListenerOptionsResolver}), so the ranges are those of the engine.
+ * Validates {@link BatchConsumerProperties} once the whole object is bound, so that a bad value
+ * fails start-up even before any listener exists. Single values were checked as they were bound
+ * ({@link PropertyValueChecks}, which reports the property's origin); what is left are the rules
+ * between values (the JDBC settings, {@code retry.max-backoff} against {@code retry.backoff}) and
+ * a backstop for values a check could not match, run by the same code that builds the options
+ * ({@link ListenerOptionsResolver}), so the ranges are those of the engine. Each problem is
+ * reported once: the first one of the defaults, or of a listener.
  */
 final class PropertiesValidation {
 
@@ -25,9 +29,12 @@ final class PropertiesValidation {
 		positive(errors, "batch-consumer.health.stall-timeout", properties.getHealth().getStallTimeout());
 		positive(errors, "batch-consumer.metrics.refresh-interval", properties.getMetrics().getRefreshInterval());
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties, null);
-		check(errors, resolver::validateDefaults);
-		for (String id : properties.getListeners().keySet()) {
-			check(errors, () -> resolver.resolve(id, null));
+		if (check(errors, resolver::validateDefaults)) {
+			for (String id : properties.getListeners().keySet()) {
+				if (!check(errors, () -> resolver.resolve(id, null))) {
+					return;
+				}
+			}
 		}
 	}
 
@@ -52,12 +59,15 @@ final class PropertiesValidation {
 		}
 	}
 
-	private static void check(Errors errors, Runnable validation) {
+	/** Runs a validation; returns whether it passed. */
+	private static boolean check(Errors errors, Runnable validation) {
 		try {
 			validation.run();
+			return true;
 		}
 		catch (IllegalArgumentException ex) {
 			reject(errors, ex.getMessage());
+			return false;
 		}
 	}
 

@@ -1,6 +1,7 @@
 package io.batchconsumer.spring.listener;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
 import java.util.List;
 import java.util.Objects;
 
@@ -27,6 +28,27 @@ public record BatchListenerEndpoint(String id, Object bean, Method method, List<
 		Objects.requireNonNull(bean, "bean");
 		Objects.requireNonNull(method, "method");
 		topics = List.copyOf(topics);
+	}
+
+	/**
+	 * The value of an attribute by its name in {@code @BatchListener}, read from the record
+	 * component of that name, so that options resolve by walking their table.
+	 * @param name the attribute name, for example {@code threadSize}
+	 * @return the value ({@code null} or an empty list when not set), or {@code null} when the
+	 * annotation has no such attribute
+	 */
+	public Object attribute(String name) {
+		for (RecordComponent component : getClass().getRecordComponents()) {
+			if (component.getName().equals(name) && !name.equals("bean") && !name.equals("method")) {
+				try {
+					return component.getAccessor().invoke(this);
+				}
+				catch (ReflectiveOperationException ex) {
+					throw new IllegalStateException("Cannot read " + name + " of " + this, ex);
+				}
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -20,6 +20,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.spring.autoconfigure.EffectiveOptions;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**
@@ -28,7 +29,9 @@ import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
  * <ul>
  * <li>{@code GET /actuator/batchconsumer} — every listener container: state, counters and, per
  * partition, the fetched and committed offsets, epoch, open batches and the oldest one's age,
- * backlog, commit lag and paused flags;</li>
+ * backlog, commit lag and paused flags; and every effective option ({@code options}) with its
+ * value, its source (annotation, listener property, global property, default, customizer), the
+ * property or attribute that set it and where that was written;</li>
  * <li>{@code GET /actuator/batchconsumer/{id}} — one container ({@code 404} when unknown);</li>
  * <li>{@code POST /actuator/batchconsumer/{id}/pause} and {@code .../resume} — the whole container,
  * or one partition with the body {@code {"topic": "orders", "partition": 2}};</li>
@@ -50,12 +53,24 @@ public class BatchConsumerEndpoint {
 
 	private final BatchListenerContainerRegistry containers;
 
+	private final EffectiveOptions effectiveOptions;
+
 	/**
-	 * Creates the endpoint.
+	 * Creates the endpoint without the effective options of the listeners.
 	 * @param containers the listener containers
 	 */
 	public BatchConsumerEndpoint(BatchListenerContainerRegistry containers) {
+		this(containers, new EffectiveOptions());
+	}
+
+	/**
+	 * Creates the endpoint.
+	 * @param containers the listener containers
+	 * @param effectiveOptions every listener's effective options with where each came from
+	 */
+	public BatchConsumerEndpoint(BatchListenerContainerRegistry containers, EffectiveOptions effectiveOptions) {
 		this.containers = containers;
+		this.effectiveOptions = effectiveOptions;
 	}
 
 	/**
@@ -66,7 +81,7 @@ public class BatchConsumerEndpoint {
 	public ListenersDescriptor listeners() {
 		Map<String, ContainerDescriptor> listeners = new LinkedHashMap<>();
 		for (BatchContainer container : this.containers.getContainers()) {
-			listeners.put(container.id(), ContainerDescriptor.of(container));
+			listeners.put(container.id(), ContainerDescriptor.of(container, this.effectiveOptions.of(container.id())));
 		}
 		return new ListenersDescriptor(listeners);
 	}
@@ -79,7 +94,7 @@ public class BatchConsumerEndpoint {
 	@ReadOperation
 	public @Nullable ContainerDescriptor listener(@Selector String id) {
 		BatchContainer container = this.containers.getContainer(id);
-		return (container != null) ? ContainerDescriptor.of(container) : null;
+		return (container != null) ? ContainerDescriptor.of(container, this.effectiveOptions.of(container.id())) : null;
 	}
 
 	/**

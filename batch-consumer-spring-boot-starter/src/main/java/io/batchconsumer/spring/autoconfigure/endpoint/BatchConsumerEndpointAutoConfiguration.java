@@ -1,5 +1,6 @@
 package io.batchconsumer.spring.autoconfigure.endpoint;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -10,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
+import io.batchconsumer.spring.autoconfigure.EffectiveOptions;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**
@@ -27,13 +29,15 @@ public final class BatchConsumerEndpointAutoConfiguration {
 	/**
 	 * The {@code batchconsumer} endpoint.
 	 * @param containers the listener containers
+	 * @param effectiveOptions the listeners' effective options, when the starter created the containers
 	 * @return the endpoint
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	BatchConsumerEndpoint batchConsumerEndpoint(BatchListenerContainerRegistry containers) {
-		return new BatchConsumerEndpoint(containers);
+	BatchConsumerEndpoint batchConsumerEndpoint(BatchListenerContainerRegistry containers,
+			ObjectProvider<EffectiveOptions> effectiveOptions) {
+		return new BatchConsumerEndpoint(containers, effectiveOptions.getIfAvailable(EffectiveOptions::new));
 	}
 
 }

@@ -2,12 +2,15 @@ package io.batchconsumer.spring.autoconfigure.endpoint;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.spring.autoconfigure.EffectiveOption;
 
 /**
  * What the {@code batchconsumer} endpoint shows of one listener container, from its latest
@@ -28,24 +31,29 @@ import io.batchconsumer.core.PartitionStats;
  * @param sourceError the last error reaching the source, or {@code null}
  * @param counters the counters since the container was created
  * @param partitions the assigned partitions
+ * @param options every effective option by key ({@code thread-size}, {@code retry.max-attempts},
+ * ...), with where its value came from; empty when the container was not made by the starter's
+ * container factory
  */
 public record ContainerDescriptor(String id, String state, boolean running, String group, List<String> topics,
 		int threadSize, int busyThreads, long backlog, long backlogBytes, long commitLag, int openBatches,
-		Instant lastCommitProgress, String sourceError, Counters counters, List<PartitionDescriptor> partitions)
+		Instant lastCommitProgress, String sourceError, Counters counters, List<PartitionDescriptor> partitions,
+		Map<String, EffectiveOption> options)
 		implements OperationResponseBody {
 
 	/**
 	 * Describes a container.
 	 * @param container the container
+	 * @param options its effective options
 	 * @return its descriptor
 	 */
-	static ContainerDescriptor of(BatchContainer container) {
+	static ContainerDescriptor of(BatchContainer container, Map<String, EffectiveOption> options) {
 		ContainerStats stats = container.stats();
 		return new ContainerDescriptor(container.id(), stats.state().name(), container.isRunning(),
 				container.options().group(), container.options().topics(), stats.threadSize(), stats.busyThreads(),
 				stats.backlog(), stats.backlogBytes(), stats.commitLag(), stats.openBatches(),
 				Instant.ofEpochMilli(stats.lastCommitProgressMillis()), stats.sourceError(), Counters.of(stats),
-				stats.partitions().stream().map(PartitionDescriptor::of).toList());
+				stats.partitions().stream().map(PartitionDescriptor::of).toList(), new TreeMap<>(options));
 	}
 
 	/**

@@ -1,0 +1,295 @@
+package io.batchconsumer.core;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * One option of a listener container, described once: its key (spelled like the properties,
+ * {@code thread-size}, {@code flow-control.max-span}), its type, its default, its bounds and the
+ * levels that may set it. {@link #all()} is the table of every option; {@link ContainerOptions}
+ * takes its defaults and its validation from it, and the Spring Boot starter resolves annotation
+ * attributes and properties by walking it.
+ *
+ * <p>Adding an option means adding one constant here (and to {@link #all()}) and a component of
+ * {@link ContainerOptions} for the engine code that reads it. For an option the properties may
+ * set, the Spring Boot starter also needs its field in {@code ContainerProperties} (the
+ * configuration processor generates IDE metadata from fields) and its default in
+ * {@code additional-spring-configuration-metadata.json}, which a test compares with this table.
+ *
+ * <p>Threading: immutable.
+ *
+ * @param <T> the type of the value
+ */
+public final class ContainerOption<T> {
+
+	/** Where a value can be set, from the most specific to the least. */
+	public enum Level {
+
+		/** An attribute of {@code @BatchListener} (the key in camel case: {@code threadSize}). */
+		ANNOTATION,
+
+		/** A per-listener property, {@code batch-consumer.listeners.<id>.<key>}. */
+		LISTENER,
+
+		/** A global property, {@code batch-consumer.<key>}. */
+		GLOBAL
+
+	}
+
+	private static final Set<Level> EVERY_LEVEL = EnumSet.allOf(Level.class);
+
+	private static final Set<Level> PROPERTIES = EnumSet.of(Level.LISTENER, Level.GLOBAL);
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static final Class<List<String>> LIST = (Class) List.class;
+
+	/** The container id: letters, digits, '.', '_' or '-'. */
+	public static final ContainerOption<String> ID = new ContainerOption<>("id", String.class, null,
+			EnumSet.of(Level.ANNOTATION), ContainerOptions::id, OptionChecks::id);
+
+	/** The topics to consume. */
+	public static final ContainerOption<List<String>> TOPICS = new ContainerOption<>("topics", LIST, List.of(),
+			EnumSet.of(Level.ANNOTATION, Level.LISTENER), ContainerOptions::topics, OptionChecks::topics);
+
+	/** The consumer group. */
+	public static final ContainerOption<String> GROUP = new ContainerOption<>("group", String.class, "default",
+			EVERY_LEVEL, ContainerOptions::group, OptionChecks::group);
+
+	/** Clustering or broadcast. */
+	public static final ContainerOption<ConsumptionMode> MODE = new ContainerOption<>("mode", ConsumptionMode.class,
+			ConsumptionMode.CLUSTERING, EVERY_LEVEL, ContainerOptions::mode, OptionChecks::set);
+
+	/** Worker threads. */
+	public static final ContainerOption<Integer> THREAD_SIZE = new ContainerOption<>("thread-size", Integer.class, 10,
+			EVERY_LEVEL, ContainerOptions::threadSize, OptionChecks.between(1, 10_000));
+
+	/** The most messages in a slice. */
+	public static final ContainerOption<Integer> CONSUMER_BATCH_SIZE = new ContainerOption<>("consumer-batch-size",
+			Integer.class, 10, EVERY_LEVEL, ContainerOptions::consumerBatchSize, OptionChecks.between(1, 1_000_000));
+
+	/** The most messages one poll returns. */
+	public static final ContainerOption<Integer> PULL_BATCH_SIZE = new ContainerOption<>("pull-batch-size",
+			Integer.class, 32, PROPERTIES, ContainerOptions::pullBatchSize, OptionChecks.between(1, 1_000_000));
+
+	/** The pause between polls. */
+	public static final ContainerOption<Duration> PULL_INTERVAL = new ContainerOption<>("pull-interval",
+			Duration.class, Duration.ZERO, PROPERTIES, ContainerOptions::pullInterval, OptionChecks::notNegative);
+
+	/** The ordering kept within a partition. */
+	public static final ContainerOption<Ordering> ORDERING = new ContainerOption<>("ordering", Ordering.class,
+			Ordering.KEY, EVERY_LEVEL, ContainerOptions::ordering, OptionChecks::set);
+
+	/** Buffered messages per partition above which fetching stops. */
+	public static final ContainerOption<Integer> PULL_THRESHOLD_FOR_QUEUE = new ContainerOption<>(
+			"flow-control.pull-threshold-for-queue", Integer.class, 1000, PROPERTIES,
+			ContainerOptions::pullThresholdForQueue, OptionChecks.between(1, Integer.MAX_VALUE));
+
+	/** Buffered bytes per partition above which fetching stops. */
+	public static final ContainerOption<Long> PULL_THRESHOLD_SIZE_FOR_QUEUE = new ContainerOption<>(
+			"flow-control.pull-threshold-size-for-queue", Long.class, 100L * 1024 * 1024, PROPERTIES,
+			ContainerOptions::pullThresholdSizeForQueue, OptionChecks.between(1, Long.MAX_VALUE));
+
+	/** The offset span of a partition's unfinished work above which fetching stops. */
+	public static final ContainerOption<Integer> MAX_SPAN = new ContainerOption<>("flow-control.max-span",
+			Integer.class, 2000, PROPERTIES, ContainerOptions::maxSpan, OptionChecks.between(1, Integer.MAX_VALUE));
+
+	/** How long a partition paused by flow control waits before it is looked at again. */
+	public static final ContainerOption<Duration> SUSPEND = new ContainerOption<>("flow-control.suspend",
+			Duration.class, Duration.ofMillis(50), PROPERTIES, ContainerOptions::suspend, OptionChecks::notNegative);
+
+	/** The least time between two commits; zero commits after each finished batch. */
+	public static final ContainerOption<Duration> COMMIT_INTERVAL = new ContainerOption<>("commit.interval",
+			Duration.class, Duration.ofSeconds(1), PROPERTIES, ContainerOptions::commitInterval,
+			OptionChecks::notNegative);
+
+	/** Delivery attempts before a message is dead-lettered. */
+	public static final ContainerOption<Integer> RETRY_MAX_ATTEMPTS = new ContainerOption<>("retry.max-attempts",
+			Integer.class, 3, PROPERTIES, ContainerOptions::retryMaxAttempts, OptionChecks.between(1, 1_000));
+
+	/** The wait before the first retry. */
+	public static final ContainerOption<Duration> RETRY_BACKOFF = new ContainerOption<>("retry.backoff",
+			Duration.class, Duration.ofMillis(100), PROPERTIES, ContainerOptions::retryBackoff,
+			OptionChecks::notNegative);
+
+	/** The factor applied to the wait after each retry. */
+	public static final ContainerOption<Double> RETRY_MULTIPLIER = new ContainerOption<>("retry.multiplier",
+			Double.class, 2.0, PROPERTIES, ContainerOptions::retryMultiplier, OptionChecks.between(1.0, 100.0));
+
+	/** The longest wait between retries. */
+	public static final ContainerOption<Duration> RETRY_MAX_BACKOFF = new ContainerOption<>("retry.max-backoff",
+			Duration.class, Duration.ofSeconds(10), PROPERTIES, ContainerOptions::retryMaxBackoff,
+			OptionChecks::notNegative);
+
+	/** Whether failed messages are dead-lettered (otherwise logged and skipped). */
+	public static final ContainerOption<Boolean> DEAD_LETTER_ENABLED = new ContainerOption<>("dead-letter.enabled",
+			Boolean.class, true, PROPERTIES, ContainerOptions::deadLetterEnabled, OptionChecks::set);
+
+	/** How long to wait for in-flight work on revoke and stop. */
+	public static final ContainerOption<Duration> SHUTDOWN_TIMEOUT = new ContainerOption<>("shutdown-timeout",
+			Duration.class, Duration.ofSeconds(30), PROPERTIES, ContainerOptions::shutdownTimeout,
+			OptionChecks::notNegative);
+
+	/** The longest a poll blocks when nothing else is due; set in code only. */
+	public static final ContainerOption<Duration> POLL_TIMEOUT = new ContainerOption<>("poll-timeout",
+			Duration.class, Duration.ofMillis(500), EnumSet.noneOf(Level.class), ContainerOptions::pollTimeout,
+			OptionChecks::notNegative);
+
+	private static final List<ContainerOption<?>> ALL = List.of(ID, TOPICS, GROUP, MODE, THREAD_SIZE,
+			CONSUMER_BATCH_SIZE, PULL_BATCH_SIZE, PULL_INTERVAL, ORDERING, PULL_THRESHOLD_FOR_QUEUE,
+			PULL_THRESHOLD_SIZE_FOR_QUEUE, MAX_SPAN, SUSPEND, COMMIT_INTERVAL, RETRY_MAX_ATTEMPTS, RETRY_BACKOFF,
+			RETRY_MULTIPLIER, RETRY_MAX_BACKOFF, DEAD_LETTER_ENABLED, SHUTDOWN_TIMEOUT, POLL_TIMEOUT);
+
+	private final String key;
+
+	private final Class<T> type;
+
+	private final T defaultValue;
+
+	private final Set<Level> levels;
+
+	private final Function<ContainerOptions, T> reader;
+
+	private final OptionChecks.Check<T> check;
+
+	private ContainerOption(String key, Class<T> type, T defaultValue, Set<Level> levels,
+			Function<ContainerOptions, T> reader, OptionChecks.Check<T> check) {
+		this.key = key;
+		this.type = type;
+		this.defaultValue = defaultValue;
+		this.levels = Set.copyOf(levels);
+		this.reader = reader;
+		this.check = check;
+	}
+
+	/**
+	 * Describes an option that the engine does not read (for example the starter's
+	 * {@code auto-startup}), so that it resolves like the others.
+	 * @param key the key, spelled like the properties
+	 * @param type the type of the value
+	 * @param defaultValue the default
+	 * @param levels the levels that may set it
+	 * @param <T> the type of the value
+	 * @return the descriptor
+	 */
+	public static <T> ContainerOption<T> of(String key, Class<T> type, T defaultValue, Set<Level> levels) {
+		return new ContainerOption<>(key, type, defaultValue, levels, null, OptionChecks::set);
+	}
+
+	/**
+	 * Every option of {@link ContainerOptions}, in the order of its components.
+	 * @return the table
+	 */
+	public static List<ContainerOption<?>> all() {
+		return ALL;
+	}
+
+	/**
+	 * The key, spelled like the properties: {@code thread-size}, {@code retry.max-attempts}.
+	 * @return the key
+	 */
+	public String key() {
+		return this.key;
+	}
+
+	/**
+	 * The name of the {@code @BatchListener} attribute: the key in camel case.
+	 * @return the attribute name, for example {@code threadSize}
+	 */
+	public String attributeName() {
+		StringBuilder name = new StringBuilder();
+		boolean upper = false;
+		for (char c : this.key.toCharArray()) {
+			if (c == '-' || c == '.') {
+				upper = true;
+			}
+			else {
+				name.append(upper ? Character.toUpperCase(c) : c);
+				upper = false;
+			}
+		}
+		return name.toString();
+	}
+
+	/**
+	 * The type of the value.
+	 * @return the type
+	 */
+	public Class<T> type() {
+		return this.type;
+	}
+
+	/**
+	 * The default value, the only place it is written.
+	 * @return the default, {@code null} when there is none
+	 */
+	public T defaultValue() {
+		return this.defaultValue;
+	}
+
+	/**
+	 * Whether a value may be set at the given level.
+	 * @param level the level
+	 * @return {@code true} when it may
+	 */
+	public boolean isSettableAt(Level level) {
+		return this.levels.contains(level);
+	}
+
+	/**
+	 * Reads this option from built options.
+	 * @param options the options
+	 * @return the value
+	 * @throws UnsupportedOperationException for an option the engine does not read
+	 */
+	public T read(ContainerOptions options) {
+		if (this.reader == null) {
+			throw new UnsupportedOperationException(this.key + " is not an option of ContainerOptions");
+		}
+		return this.reader.apply(options);
+	}
+
+	/**
+	 * Converts a value as it was written (text from an annotation, or a bound property) to the
+	 * option's type.
+	 * @param raw the value, possibly text
+	 * @return the typed value, {@code null} when {@code raw} is
+	 * @throws InvalidOptionException when the value cannot be converted
+	 */
+	public T convert(Object raw) {
+		return this.type.cast(OptionChecks.convert(this, raw));
+	}
+
+	/**
+	 * Checks a value against the option's bounds.
+	 * @param value the value
+	 * @throws InvalidOptionException naming this option when the value is not allowed
+	 */
+	public void validate(T value) {
+		String reason = this.check.problem(value);
+		if (reason != null) {
+			throw invalid(reason);
+		}
+	}
+
+	void validateAny(Object value) {
+		validate(this.type.cast(value));
+	}
+
+	/**
+	 * An exception that names this option.
+	 * @param reason what is wrong
+	 * @return the exception
+	 */
+	public InvalidOptionException invalid(String reason) {
+		return new InvalidOptionException(this.key, reason);
+	}
+
+	@Override
+	public String toString() {
+		return this.key;
+	}
+
+}

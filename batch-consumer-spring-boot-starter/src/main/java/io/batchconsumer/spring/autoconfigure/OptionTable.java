@@ -1,0 +1,143 @@
+package io.batchconsumer.spring.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.PropertyAccessorFactory;
+import org.springframework.util.unit.DataSize;
+
+import io.batchconsumer.core.ContainerOption;
+import io.batchconsumer.core.ContainerOption.Level;
+
+/**
+ * The options a listener can be configured with: the table of
+ * {@link ContainerOption#all() core's options} that some level may set, plus the starter's own
+ * {@link #AUTO_STARTUP}. It also maps an option key to its bean path in
+ * {@link ContainerProperties} ({@code flow-control.max-span} → {@code flowControl.maxSpan}), so
+ * properties are read and defaulted by walking the table, not by one getter call per option.
+ *
+ * <p>Threading: immutable.
+ */
+final class OptionTable {
+
+	/** Whether the container starts with the application: every level may set it. */
+	static final ContainerOption<Boolean> AUTO_STARTUP = ContainerOption.of("auto-startup", Boolean.class, true,
+			EnumSet.allOf(Level.class));
+
+	/** Every option a listener can be configured with, in resolution order. */
+	static final List<ContainerOption<?>> OPTIONS = options();
+
+	private OptionTable() {
+	}
+
+	private static List<ContainerOption<?>> options() {
+		List<ContainerOption<?>> options = new ArrayList<>();
+		for (ContainerOption<?> option : ContainerOption.all()) {
+			boolean configurable = option.isSettableAt(Level.LISTENER) || option.isSettableAt(Level.GLOBAL);
+			if (configurable) {
+				options.add(option);
+			}
+		}
+		options.add(AUTO_STARTUP);
+		return List.copyOf(options);
+	}
+
+	/**
+	 * The option with the given key.
+	 * @param key the key, for example {@code retry.max-attempts}
+	 * @return the option, or {@code null} when there is none
+	 */
+	static ContainerOption<?> find(String key) {
+		for (ContainerOption<?> option : OPTIONS) {
+			if (option.key().equals(key)) {
+				return option;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Reads an option from one level of the properties.
+	 * @param properties the global properties or a listener's overrides
+	 * @param option the option
+	 * @return the value as bound (a {@code DataSize} as bytes, an empty list as {@code null}), or
+	 * {@code null} when not set
+	 */
+	static Object read(ContainerProperties properties, ContainerOption<?> option) {
+		return toEngine(wrapper(properties).getPropertyValue(path(option)));
+	}
+
+	/**
+	 * A bound value the way the engine's option type takes it.
+	 * @param value the bound value
+	 * @return bytes for a data size, {@code null} for an empty list, else the value
+	 */
+	static Object toEngine(Object value) {
+		if (value instanceof DataSize size) {
+			return size.toBytes();
+		}
+		if (value instanceof List<?> list && list.isEmpty()) {
+			return null;
+		}
+		return value;
+	}
+
+	/**
+	 * Sets every option the global level may set to its default (except {@code group}, whose
+	 * default is the application name, found when resolving).
+	 * @param properties the global properties
+	 */
+	static void applyDefaults(ContainerProperties properties) {
+		BeanWrapper wrapper = wrapper(properties);
+		for (ContainerOption<?> option : OPTIONS) {
+			if (option.isSettableAt(Level.GLOBAL) && option != ContainerOption.GROUP) {
+				String path = path(option);
+				wrapper.setPropertyValue(path, toProperty(option.defaultValue(), wrapper.getPropertyType(path)));
+			}
+		}
+	}
+
+	/**
+	 * The value as a property of the given type holds it.
+	 * @param value an engine value
+	 * @param propertyType the property's type
+	 * @return the value for the property
+	 */
+	static Object toProperty(Object value, Class<?> propertyType) {
+		if (value instanceof Enum<?> constant) {
+			return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+		}
+		if (value instanceof Long bytes && propertyType == DataSize.class) {
+			return DataSize.ofBytes(bytes);
+		}
+		return value;
+	}
+
+	/**
+	 * The bean path of an option in {@link ContainerProperties}.
+	 * @param option the option
+	 * @return for example {@code flowControl.pullThresholdForQueue}
+	 */
+	static String path(ContainerOption<?> option) {
+		StringBuilder path = new StringBuilder();
+		boolean upper = false;
+		for (char c : option.key().toCharArray()) {
+			if (c == '-') {
+				upper = true;
+			}
+			else {
+				path.append(upper ? Character.toUpperCase(c) : c);
+				upper = false;
+			}
+		}
+		return path.toString();
+	}
+
+	private static BeanWrapper wrapper(ContainerProperties properties) {
+		return PropertyAccessorFactory.forBeanPropertyAccess(properties);
+	}
+
+}

@@ -1,0 +1,16 @@
+package io.batchconsumer.spring.autoconfigure;
+
+import java.util.Map;
+
+import io.batchconsumer.core.ContainerOptions;
+
+/**
+ * What {@link ListenerOptionsResolver} made of one listener's configuration.
+ *
+ * @param options the validated container options
+ * @param autoStartup whether the container starts with the application
+ * @param effective every option's value and where it came from, by option key, in table order
+ */
+record ResolvedListener(ContainerOptions options, boolean autoStartup, Map<String, EffectiveOption> effective) {
+
+}
