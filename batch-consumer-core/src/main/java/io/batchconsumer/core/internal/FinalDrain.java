@@ -15,8 +15,8 @@ import io.batchconsumer.core.ContainerOptions;
  * {@code shutdown-timeout} for the slices on a worker, then the final synchronous commit.
  *
  * <p>A partition whose epoch ended while it drained (a seek from the endpoint, which committed its
- * own position) is neither waited for nor committed: the old epoch's watermark would move the
- * position back over the seek. The final commit is confirmed by the source, never assumed from an
+ * own position) is not committed: the old epoch's watermark would move the position back over the
+ * seek. The final commit is confirmed by the source, never assumed from an
  * asynchronous commit still in flight ({@link CommitScheduler#commitFinal}).
  *
  * <p>Threading: owned by the owner thread; it waits through the owner's mailbox, so completions
@@ -71,8 +71,12 @@ final class FinalDrain {
 		}
 	}
 
+	/**
+	 * Slices of an epoch that ended during the drain are still waited for (within the timeout): the
+	 * partition's next owner should not run a key while an older slice of it still runs here.
+	 */
 	private boolean isWaitedFor(PartitionState state) {
-		return state.running > 0 && this.partitions.isCurrent(state);
+		return state.running > 0;
 	}
 
 }
