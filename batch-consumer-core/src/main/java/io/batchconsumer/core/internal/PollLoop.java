@@ -21,7 +21,9 @@ import io.batchconsumer.core.TopicPartition;
 /**
  * The owner thread's loop: the only code that touches the {@link MessageSource}, the ledgers and
  * the buffers. Each turn handles the mailbox (completions and commands), commits what is due,
- * applies flow control, hands out thread batches, polls and hands out again.
+ * applies flow control, hands out thread batches, polls and hands out again. A revoke and the stop
+ * end their partitions through {@link FinalDrain}. An interrupt of the owner thread asks for a
+ * graceful stop (drain, final commit); workers are never interrupted.
  *
  * <p>Threading: {@link #run()} runs on the owner thread {@code batch-consumer-<id>-poll}. Workers
  * and API callers only {@link #post(Object)} to the mailbox, which wakes a blocked poll. Fields

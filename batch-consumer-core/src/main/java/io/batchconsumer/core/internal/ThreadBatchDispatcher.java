@@ -19,12 +19,18 @@ import io.batchconsumer.core.Ordering;
  * <p>For a partition with {@code buffered} messages and {@code idle} free workers, a batch takes a
  * contiguous run of the buffer and splits it into
  * {@code n = min(idle, ceil(buffered / consumerBatchSize), threadSize)} slices of at most
- * {@code consumerBatchSize} messages. Partitions take turns: each round starts after the
+ * {@code consumerBatchSize} messages. In {@code key} order a slice holds whole keys, and a part
+ * longer than {@code consumerBatchSize} (a hot key) is cut into several slices that run one after
+ * the other through the key gate: a listener never gets more than {@code consumerBatchSize}
+ * messages. Partitions take turns: each round starts after the
  * partition served first last time, and no partition takes more than its share of the idle
  * workers while others wait.
  *
- * <p>Threading: owned by the owner thread; workers only run {@link SliceRunner#process} and post
- * the completion.
+ * <p>A slice that comes back unfinished while its epoch is current (a {@code Throwable} escaped
+ * its processing, see {@link SliceTask}) is run again first, still holding its keys.
+ *
+ * <p>Threading: owned by the owner thread; workers only run a {@link SliceTask} and post the
+ * completion.
  */
 final class ThreadBatchDispatcher {
 
