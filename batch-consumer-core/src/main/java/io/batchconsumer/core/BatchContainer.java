@@ -55,7 +55,9 @@ public final class BatchContainer {
 	/**
 	 * Stops gracefully: no new work, in-flight slices finish (up to
 	 * {@link ContainerOptions#shutdownTimeout()}), the watermarks are committed, the source closed.
-	 * Blocks until done.
+	 * Blocks until done. Workers are never interrupted (an interrupt inside JDBC makes H2 close its
+	 * database file): a listener still running after the timeout finishes on its own, its result is
+	 * ignored and its messages, not committed, are delivered again; a WARN names it.
 	 * @return whether the container stopped in time
 	 */
 	public boolean stop() {
@@ -64,7 +66,8 @@ public final class BatchContainer {
 
 	/**
 	 * Stops like a crash: no drain and no further commit. What was not committed is delivered again
-	 * to the next consumer. Meant for tests and for giving up on a stuck listener.
+	 * to the next consumer. Meant for tests and for giving up on a stuck listener, which is not
+	 * interrupted either: it finishes on its own and its result is ignored.
 	 * @return whether the owner thread ended in time
 	 */
 	public boolean abort() {
@@ -107,7 +110,8 @@ public final class BatchContainer {
 
 	/**
 	 * Moves a partition to an offset and commits it there. Starts a new epoch: in-flight work of
-	 * the old position still finishes but commits nothing.
+	 * the old position still finishes but commits nothing. A seek while the partition is being
+	 * revoked wins over the revoke's final commit.
 	 * @param partition an assigned partition
 	 * @param offset the next offset to read
 	 * @return completes when applied, or fails when the partition is not assigned

@@ -57,18 +57,49 @@ final class CommitScheduler {
 		}
 	}
 
-	/** Commits what moved and waits; a failure is counted and logged, and tried again later. */
-	void commitSync(List<PartitionState> states) {
-		Map<TopicPartition, Long> offsets = committable(states);
+	/**
+	 * The last commit of these partitions' epochs (revoke, stop): synchronous, and of every watermark
+	 * past the last <em>confirmed</em> position, even when an asynchronous commit of it is still in
+	 * flight, since that one may yet fail. A commit interrupted on the owner thread is tried once more
+	 * with the flag cleared (Kafka refuses to commit on an interrupted thread), then the flag is set
+	 * again. A failure is logged: the next owner of the partition reads from the last stored position.
+	 * @param states the partitions
+	 */
+	void commitFinal(List<PartitionState> states) {
+		Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+		for (PartitionState state : states) {
+			long watermark = state.ledger.watermark();
+			if (watermark > state.committedOffset) {
+				state.commitRequested = watermark;
+				offsets.put(state.partition, watermark);
+			}
+		}
 		if (offsets.isEmpty()) {
 			return;
 		}
+		boolean interrupted = Thread.interrupted();
+		try {
+			RuntimeException failure = tryCommitSync(offsets);
+			if (failure != null && Thread.interrupted()) {
+				interrupted = true;
+				failure = tryCommitSync(offsets);
+			}
+			this.status.committed(states, offsets, failure);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private RuntimeException tryCommitSync(Map<TopicPartition, Long> offsets) {
 		try {
 			this.source.commitSync(offsets);
-			this.status.committed(states, offsets, null);
+			return null;
 		}
 		catch (RuntimeException ex) {
-			this.status.committed(states, offsets, ex);
+			return ex;
 		}
 	}
 

@@ -5,7 +5,9 @@ package io.batchconsumer.core.internal;
  *
  * @param slice the slice
  * @param finished {@code true} when every message succeeded or was dead-lettered; {@code false}
- *        when the worker gave up because the container halted (the messages stay unfinished)
+ *        when the worker gave up because the container halted or the epoch ended, or when a
+ *        {@code Throwable} escaped the slice's processing (the messages stay unfinished, and a
+ *        slice of the current epoch is run again)
  */
 record Completion(Slice slice, boolean finished) {
 }

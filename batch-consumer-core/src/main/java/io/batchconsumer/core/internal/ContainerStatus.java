@@ -36,6 +36,9 @@ public final class ContainerStatus {
 
 	private volatile String sourceError;
 
+	/** Set once by a worker that met a {@link VirtualMachineError}; read by any thread. */
+	private volatile String fatalError;
+
 	/** Owner thread only. */
 	private long lastCommitProgressMillis = System.currentTimeMillis();
 
@@ -64,6 +67,16 @@ public final class ContainerStatus {
 
 	void sourceError(Throwable error) {
 		this.sourceError = (error != null) ? error.getClass().getSimpleName() + ": " + error.getMessage() : null;
+	}
+
+	/**
+	 * Marks the container unhealthy for good: a worker met a {@link VirtualMachineError}. The first
+	 * one is kept. Any thread.
+	 */
+	void fatal(Throwable error) {
+		if (this.fatalError == null) {
+			this.fatalError = error.getClass().getName() + ": " + error.getMessage();
+		}
 	}
 
 	/** Records the outcome of a commit of these partitions' states. Owner thread. */
@@ -111,7 +124,7 @@ public final class ContainerStatus {
 				this.counters.flowControlSpan.sum(), this.counters.succeeded.sum(), this.counters.retried.sum(),
 				this.counters.deadLettered.sum(), this.counters.skipped.sum(), this.counters.commitsSucceeded.sum(),
 				this.counters.commitsFailed.sum(), last.lastCommitProgressMillis(), this.sourceError,
-				last.snapshotMillis());
+				last.snapshotMillis(), this.fatalError);
 	}
 
 	private ContainerStats build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {

@@ -58,6 +58,11 @@ final class Partitions {
 		return this.byPartition.get(slice.partition.partition) == slice.partition;
 	}
 
+	/** Whether the state is its partition's current epoch (not revoked, lost or replaced by a seek). */
+	boolean isCurrent(PartitionState state) {
+		return this.byPartition.get(state.partition) == state;
+	}
+
 	List<PartitionState> all() {
 		return this.list;
 	}

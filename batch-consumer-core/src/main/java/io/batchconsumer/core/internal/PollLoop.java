@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
@@ -22,7 +21,9 @@ import io.batchconsumer.core.TopicPartition;
 /**
  * The owner thread's loop: the only code that touches the {@link MessageSource}, the ledgers and
  * the buffers. Each turn handles the mailbox (completions and commands), commits what is due,
- * applies flow control, hands out thread batches, polls and hands out again.
+ * applies flow control, hands out thread batches, polls and hands out again. A revoke and the stop
+ * end their partitions through {@link FinalDrain}. An interrupt of the owner thread asks for a
+ * graceful stop (drain, final commit); workers are never interrupted.
  *
  * <p>Threading: {@link #run()} runs on the owner thread {@code batch-consumer-<id>-poll}. Workers
  * and API callers only {@link #post(Object)} to the mailbox, which wakes a blocked poll. Fields
@@ -52,8 +53,10 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	private final CommitScheduler commits;
 
-	/** Completions from workers and commands from callers; unbounded so a worker never blocks or drops. */
-	private final LinkedBlockingQueue<Object> mailbox = new LinkedBlockingQueue<>();
+	private final FinalDrain drain;
+
+	/** Completions from workers and commands from callers. */
+	private final Mailbox mailbox = new Mailbox();
 
 	/** Written by the owner around each poll, read by posting threads to decide whether to wake it. */
 	private volatile boolean inPoll;
@@ -81,6 +84,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post);
 		this.flow = new FlowController(options, status.counters());
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, System.nanoTime());
+		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted);
 	}
 
 	@Override
@@ -101,9 +105,14 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		}
 		finally {
 			this.runner.halt();
-			this.workers.shutdownNow();
+			// Never shutdownNow: an interrupt inside JDBC makes H2 close its database file.
+			this.workers.shutdown();
+			warnOfOutlivingListeners();
 			closeSource();
 			this.status.publish(this.partitions.all(), this.dispatcher.busy(), this.source, this.paused);
+			if (this.mailbox.wasInterrupted()) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
@@ -126,7 +135,6 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		if (abort) {
 			this.aborted = true;
 			this.runner.halt();
-			this.workers.shutdownNow();
 		}
 		this.running = false;
 		this.source.wakeup();
@@ -218,16 +226,14 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		}
 	}
 
+	/** Waits for and handles mail; an interrupt of the owner thread asks for a (graceful) stop. */
 	private void waitForMailbox(long nanos) {
-		try {
-			Object item = this.mailbox.poll(Math.max(0, nanos), TimeUnit.NANOSECONDS);
-			if (item != null) {
-				handle(item);
-				handleMailbox();
-			}
+		Object item = this.mailbox.poll(nanos);
+		if (item != null) {
+			handle(item);
+			handleMailbox();
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		if (this.mailbox.wasInterrupted()) {
 			this.running = false;
 		}
 	}
@@ -261,38 +267,22 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		}
 	}
 
-	private void commitSync(List<PartitionState> states) {
-		if (!this.aborted) {
-			this.commits.commitSync(states);
-		}
-	}
-
-	/** Waits up to the shutdown timeout for the slices of these partitions that are on a worker. */
-	private void drain(List<PartitionState> states) {
-		for (PartitionState state : states) {
-			state.draining = true;
-			state.dropBuffer();
-		}
-		long deadline = System.nanoTime() + this.options.shutdownTimeout().toNanos();
-		while (!this.aborted && states.stream().anyMatch((state) -> state.running > 0)) {
-			long left = deadline - System.nanoTime();
-			if (left <= 0) {
-				logger.warn("Container '{}' stopped waiting for in-flight work of {} after {}; it will be delivered again",
-						this.options.id(), states.stream().filter((s) -> s.running > 0).map((s) -> s.partition).toList(),
-						this.options.shutdownTimeout());
-				return;
-			}
-			waitForMailbox(left);
-		}
-	}
-
 	private void shutdown() {
 		this.status.state(ContainerState.STOPPING);
 		List<PartitionState> states = this.partitions.all();
-		drain(states);
-		commitSync(states);
+		this.drain.drainAndCommit(states);
 		for (PartitionState state : states) {
 			this.partitions.remove(state.partition);
+		}
+	}
+
+	/** They finish on their own; their completions are ignored, their messages delivered again. */
+	private void warnOfOutlivingListeners() {
+		List<String> outliving = this.dispatcher.onWorkers();
+		if (!outliving.isEmpty()) {
+			logger.warn("Container '{}' stopped while {} listener call(s) still ran; they are not interrupted and "
+					+ "finish on their own, their results are ignored and their messages delivered again: {}",
+					this.options.id(), outliving.size(), outliving);
 		}
 	}
 
@@ -315,9 +305,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	@Override
 	public void onRevoked(Collection<TopicPartition> revoked) {
-		List<PartitionState> states = this.partitions.of(revoked);
-		drain(states);
-		commitSync(states);
+		this.drain.drainAndCommit(this.partitions.of(revoked));
 		revoked.forEach(this.partitions::remove);
 		logger.info("Container '{}' gave up {}", this.options.id(), revoked);
 	}

@@ -2,6 +2,7 @@ package io.batchconsumer.core.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -20,6 +21,14 @@ import io.batchconsumer.core.SliceListener;
  * place, then the dead letter. A message is finished only when it succeeded or its dead letter
  * was stored; a dead-letter write that fails is tried again, so nothing is lost.
  *
+ * <p>A {@link VirtualMachineError} is never the message's fault: it is not counted as a failed
+ * attempt nor dead-lettered but thrown on to {@link SliceTask}, which gives the slice back to be
+ * retried (see {@link #recover}). So is any {@code Error} outside the listener call (from the sink,
+ * the observer, {@link DeadLetter#of}).
+ *
+ * <p>An interrupt means "stop" only when the container halts or the slice's epoch ended; a flag a
+ * listener left set is cleared and the work goes on.
+ *
  * <p>Threading: shared by all workers; holds no mutable state of its own. {@link #halt()} is
  * called by the owner thread (or the stopping thread) and read by workers.
  */
@@ -37,16 +46,19 @@ final class SliceRunner {
 
 	private final Counters counters;
 
+	private final ContainerStatus status;
+
 	/** Set once when the container stops for good: workers give up and leave messages unfinished. */
 	private volatile boolean halted;
 
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
-			ContainerObserver observer, Counters counters) {
+			ContainerObserver observer, ContainerStatus status) {
 		this.options = options;
 		this.listener = listener;
 		this.deadLetterSink = deadLetterSink;
 		this.observer = observer;
-		this.counters = counters;
+		this.status = status;
+		this.counters = status.counters();
 	}
 
 	void halt() {
@@ -72,7 +84,7 @@ final class SliceRunner {
 				return giveUp(slice, failure, attempt);
 			}
 			this.counters.retried.add(failure.messages.size());
-			if (!pause(this.options.backoffBefore(attempt))) {
+			if (!pause(slice, this.options.backoffBefore(attempt))) {
 				return false;
 			}
 			pending = failure.messages;
@@ -88,6 +100,9 @@ final class SliceRunner {
 			BatchResult result = this.listener.onSlice(delivered);
 			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
 			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf);
+		}
+		catch (VirtualMachineError ex) {
+			throw ex;
 		}
 		catch (Throwable ex) {
 			failure = new Failure(delivered, (message) -> ex);
@@ -131,26 +146,54 @@ final class SliceRunner {
 			catch (Exception ex) {
 				logger.warn("Dead-letter write of {} failed (try {}), the message stays uncommitted: {}",
 						deadLetter.message(), attempt, describe(ex));
-				if (!pause(this.options.backoffBefore(attempt))) {
+				if (!pause(slice, this.options.backoffBefore(attempt))) {
 					return false;
 				}
 			}
 		}
 	}
 
-	private boolean isAbandoned(Slice slice) {
-		return this.halted || slice.partition.cancelled || Thread.currentThread().isInterrupted();
+	/**
+	 * After a {@code Throwable} escaped {@link #process}: logs it, marks the container unhealthy when
+	 * it is a {@link VirtualMachineError}, and backs off before the slice is given back for a retry.
+	 * @param slice the slice, not finished
+	 * @param error what escaped
+	 */
+	void recover(Slice slice, Throwable error) {
+		if (error instanceof VirtualMachineError) {
+			this.status.fatal(error);
+		}
+		logger.error("Container '{}' met {} outside the listener's failure handling on {}; the slice is tried again",
+				this.options.id(), error.getClass().getName(), slice, error);
+		this.counters.retried.add(slice.messages.size());
+		pause(slice, this.options.backoffBefore(1));
 	}
 
-	private static boolean pause(Duration backoff) {
-		try {
-			Thread.sleep(backoff.toMillis());
+	/** Whether to give up: only when the container halts or the slice's epoch ended. */
+	private boolean isAbandoned(Slice slice) {
+		if (this.halted || slice.partition.cancelled) {
 			return true;
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
+		if (Thread.interrupted()) {
+			logger.debug("Cleared an interrupt left on {} by a listener; the work goes on", Thread.currentThread().getName());
 		}
+		return false;
+	}
+
+	/** Sleeps the back-off; false when the work is abandoned. An interrupt alone does not end it. */
+	private boolean pause(Slice slice, Duration backoff) {
+		long deadline = System.nanoTime() + backoff.toNanos();
+		for (long left = backoff.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+			try {
+				TimeUnit.NANOSECONDS.sleep(left);
+			}
+			catch (InterruptedException ex) {
+				if (isAbandoned(slice)) {
+					return false;
+				}
+			}
+		}
+		return !isAbandoned(slice);
 	}
 
 	private static String describe(Throwable cause) {

@@ -2,7 +2,9 @@ package io.batchconsumer.core.internal;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -17,12 +19,18 @@ import io.batchconsumer.core.Ordering;
  * <p>For a partition with {@code buffered} messages and {@code idle} free workers, a batch takes a
  * contiguous run of the buffer and splits it into
  * {@code n = min(idle, ceil(buffered / consumerBatchSize), threadSize)} slices of at most
- * {@code consumerBatchSize} messages. Partitions take turns: each round starts after the
+ * {@code consumerBatchSize} messages. In {@code key} order a slice holds whole keys, and a part
+ * longer than {@code consumerBatchSize} (a hot key) is cut into several slices that run one after
+ * the other through the key gate: a listener never gets more than {@code consumerBatchSize}
+ * messages. Partitions take turns: each round starts after the
  * partition served first last time, and no partition takes more than its share of the idle
  * workers while others wait.
  *
- * <p>Threading: owned by the owner thread; workers only run {@link SliceRunner#process} and post
- * the completion.
+ * <p>A slice that comes back unfinished while its epoch is current (a {@code Throwable} escaped
+ * its processing, see {@link SliceTask}) is run again first, still holding its keys.
+ *
+ * <p>Threading: owned by the owner thread; workers only run a {@link SliceTask} and post the
+ * completion.
  */
 final class ThreadBatchDispatcher {
 
@@ -38,6 +46,9 @@ final class ThreadBatchDispatcher {
 
 	/** Slices a key gate released, waiting for a free worker. */
 	private final ArrayDeque<Slice> ready = new ArrayDeque<>();
+
+	/** Slices handed to a worker and not completed, of any epoch, with their tasks (by identity). */
+	private final Map<Slice, SliceTask> onWorker = new HashMap<>();
 
 	/** Slices handed to a worker and not completed, of any epoch. */
 	private int busy;
@@ -57,7 +68,18 @@ final class ThreadBatchDispatcher {
 		return this.busy;
 	}
 
-	/** Hands released slices, then new thread batches, to the idle workers. */
+	/**
+	 * The slices on a worker (or queued for one), described for the log.
+	 * @return one line per slice
+	 */
+	List<String> onWorkers() {
+		return this.onWorker.values().stream().map(SliceTask::describe).toList();
+	}
+
+	/**
+	 * Hands released and retried slices, then new thread batches, to the idle workers. A runnable
+	 * slice beyond the idle workers waits in the ready queue.
+	 */
 	void dispatch() {
 		int idle = this.options.threadSize() - this.busy;
 		while (idle > 0 && !this.ready.isEmpty()) {
@@ -68,7 +90,12 @@ final class ThreadBatchDispatcher {
 			}
 		}
 		for (Slice slice : formBatches(this.partitions.all(), idle, System.nanoTime())) {
-			submit(slice);
+			if (this.busy < this.options.threadSize()) {
+				submit(slice);
+			}
+			else {
+				this.ready.addLast(slice);
+			}
 		}
 	}
 
@@ -81,12 +108,15 @@ final class ThreadBatchDispatcher {
 	void complete(Completion completion) {
 		this.busy--;
 		Slice slice = completion.slice();
+		this.onWorker.remove(slice);
+		PartitionState partition = slice.partition;
+		partition.running--;
 		if (!this.partitions.isCurrent(slice)) {
 			return;
 		}
-		PartitionState partition = slice.partition;
-		partition.running--;
 		if (!completion.finished()) {
+			// A Throwable escaped its processing: run it again, first, still holding its keys.
+			this.ready.addFirst(slice);
 			return;
 		}
 		partition.finished(slice);
@@ -101,7 +131,9 @@ final class ThreadBatchDispatcher {
 	private void submit(Slice slice) {
 		this.busy++;
 		slice.partition.running++;
-		this.workers.execute(() -> this.mailbox.accept(new Completion(slice, this.runner.process(slice))));
+		SliceTask task = new SliceTask(slice, this.runner, this.mailbox);
+		this.onWorker.put(slice, task);
+		this.workers.execute(task);
 	}
 
 	/**
@@ -154,8 +186,8 @@ final class ThreadBatchDispatcher {
 			n = 1;
 		}
 		List<Message<byte[]>> run = partition.take(Math.min(buffered, n * batchSize));
-		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY) ? byKey(run, n)
-				: consecutive(run, n);
+		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY)
+				? atMost(byKey(run, n), batchSize) : consecutive(run, n);
 		long batchId = partition.ledger.open(run.get(0).offset(), run.get(run.size() - 1).offset(), parts.size(),
 				nowNanos);
 		int started = 0;
@@ -194,6 +226,21 @@ final class ThreadBatchDispatcher {
 		}
 		parts.removeIf(List::isEmpty);
 		return parts;
+	}
+
+	/**
+	 * Splits every part longer than {@code max} into consecutive chunks of at most {@code max}, in
+	 * order. The chunks of one key chain through the key gate (they enter it in this order), so a
+	 * hot key keeps its order without handing a listener more than {@code consumer-batch-size}.
+	 */
+	private static List<List<Message<byte[]>>> atMost(List<List<Message<byte[]>>> parts, int max) {
+		List<List<Message<byte[]>>> bounded = new ArrayList<>(parts.size());
+		for (List<Message<byte[]>> part : parts) {
+			for (int from = 0; from < part.size(); from += max) {
+				bounded.add(part.subList(from, Math.min(part.size(), from + max)));
+			}
+		}
+		return bounded;
 	}
 
 	private static int smallest(List<List<Message<byte[]>>> parts) {

@@ -21,12 +21,9 @@ import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.DeadLetter;
 import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.MessageSource;
@@ -42,9 +39,9 @@ import io.batchconsumer.core.TopicPartition;
  * partitions commit nothing. Broadcast mode assigns every partition itself (see
  * {@link BroadcastAssignment}) in the group {@code <group>-<instance id>}.
  *
- * <p>A record the consumer cannot deserialize (a corrupt record; our key and value deserializers
- * never fail otherwise) is written to the dead letter with whatever bytes the consumer exposes and
- * skipped with a seek past it. If that write fails, the poll fails with
+ * <p>A record the consumer cannot deserialize, or one that fails its CRC check, is written to the
+ * dead letter with whatever the consumer exposes of it and skipped with a seek past it
+ * ({@link UnreadableRecords}). If that write fails, the poll fails with
  * {@link SourceUnavailableException} and the next poll meets the record again: nothing is lost.
  *
  * <p>A consumer rides out an unreachable cluster without an error; when no broker answered for a
@@ -56,8 +53,6 @@ import io.batchconsumer.core.TopicPartition;
  * cache are owned by the owner thread.
  */
 public final class KafkaMessageSource implements MessageSource {
-
-	private static final Logger logger = LoggerFactory.getLogger(KafkaMessageSource.class);
 
 	/** How long a synchronous commit may take before the broker counts as unreachable. */
 	static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(10);
@@ -71,7 +66,7 @@ public final class KafkaMessageSource implements MessageSource {
 
 	private final Consumer<String, byte[]> consumer;
 
-	private final DeadLetterSink unreadableSink;
+	private final UnreadableRecords unreadable;
 
 	private final WakeupGate wakeups;
 
@@ -106,7 +101,7 @@ public final class KafkaMessageSource implements MessageSource {
 			Duration silenceLimit) {
 		this.options = options;
 		this.consumer = consumer;
-		this.unreadableSink = unreadableSink;
+		this.unreadable = new UnreadableRecords(options, consumer, unreadableSink);
 		this.wakeups = new WakeupGate(consumer);
 		this.silence = new BrokerSilence(silenceLimit, System.nanoTime());
 	}
@@ -146,45 +141,31 @@ public final class KafkaMessageSource implements MessageSource {
 		return messages;
 	}
 
+	/** Polls; a record that cannot be handed out is skipped after the poll, outside the wakeup window. */
 	private ConsumerRecords<String, byte[]> fetch(Duration timeout) {
 		if (!this.wakeups.enterPoll()) {
 			return ConsumerRecords.empty();
 		}
-		RecordDeserializationException unreadable;
+		KafkaException failure;
 		try {
 			return this.consumer.poll(timeout);
 		}
 		catch (WakeupException ex) {
 			return ConsumerRecords.empty();
 		}
-		catch (RecordDeserializationException ex) {
-			unreadable = ex;
+		catch (KafkaException ex) {
+			failure = ex;
 		}
 		finally {
 			this.wakeups.exitPoll();
 		}
-		skipUnreadable(unreadable);
+		if (failure instanceof RecordDeserializationException unreadableRecord) {
+			this.unreadable.skip(unreadableRecord);
+		}
+		else if (!this.unreadable.skipCorrupt(failure)) {
+			throw failure;
+		}
 		return ConsumerRecords.empty();
-	}
-
-	private void skipUnreadable(RecordDeserializationException ex) {
-		Message<byte[]> message = KafkaRecords.unreadable(ex);
-		if (this.unreadableSink == null) {
-			logger.warn("{} of container '{}' cannot be deserialized and dead letters are off: it is skipped", message,
-					this.options.id());
-		}
-		else {
-			logger.warn("{} of container '{}' cannot be deserialized: it goes to the dead letter and is skipped", message,
-					this.options.id());
-			try {
-				this.unreadableSink.send(DeadLetter.of(message, 1, ex));
-			}
-			catch (Exception failure) {
-				throw new SourceUnavailableException("Dead letter of unreadable " + message + " failed; it is tried again",
-						failure);
-			}
-		}
-		this.consumer.seek(ex.topicPartition(), ex.offset() + 1);
 	}
 
 	private void assignBroadcast() {

@@ -1,6 +1,8 @@
 package io.batchconsumer.core.kafka;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,8 +12,10 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -121,6 +125,26 @@ final class KafkaTestBroker implements AutoCloseable {
 			.entrySet()
 			.stream()
 			.collect(Collectors.toMap((e) -> e.getKey().partition(), (e) -> e.getValue().offset()));
+	}
+
+	/**
+	 * The files of a partition's log segments on the broker's disk, oldest first, found through the
+	 * admin client's description of the broker's log directories.
+	 */
+	List<Path> segments(String topic, int partition) throws Exception {
+		int brokerId = this.admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().id();
+		Map<Integer, Map<String, LogDirDescription>> dirs = this.admin.describeLogDirs(List.of(brokerId))
+			.allDescriptions()
+			.get(30, TimeUnit.SECONDS);
+		TopicPartition wanted = new TopicPartition(topic, partition);
+		for (Map.Entry<String, LogDirDescription> dir : dirs.get(brokerId).entrySet()) {
+			if (dir.getValue().replicaInfos().containsKey(wanted)) {
+				try (Stream<Path> files = Files.list(Path.of(dir.getKey(), topic + "-" + partition))) {
+					return files.filter((file) -> file.toString().endsWith(".log")).sorted().toList();
+				}
+			}
+		}
+		throw new IllegalStateException("no log directory of " + wanted + " in " + dirs);
 	}
 
 	Set<String> topics() throws Exception {

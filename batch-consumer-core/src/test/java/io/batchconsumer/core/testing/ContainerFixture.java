@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.PartitionStats;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
@@ -49,9 +51,15 @@ public final class ContainerFixture implements AutoCloseable {
 	}
 
 	public BatchContainer start(UnaryOperator<ContainerOptions.Builder> customizer, SliceListener listener) {
+		return start(customizer, listener, this.deadLetters, ContainerObserver.NONE);
+	}
+
+	/** Starts with a dead-letter sink and an observer of its own (to inject faults into them). */
+	public BatchContainer start(UnaryOperator<ContainerOptions.Builder> customizer, SliceListener listener,
+			DeadLetterSink sink, ContainerObserver observer) {
 		ContainerOptions options = customizer.apply(options()).build();
 		this.source = new InMemorySource(this.broker, GROUP, options.pullBatchSize(), List.of());
-		this.container = new BatchContainer(options, this.source, listener, this.deadLetters);
+		this.container = new BatchContainer(options, this.source, listener, sink, observer);
 		this.container.start();
 		return this.container;
 	}

@@ -57,6 +57,14 @@ public final class InMemorySource implements MessageSource {
 
 	private volatile boolean deferCommits;
 
+	/** While set, asynchronous commits wait (in flight) until {@link #failHeldCommits()}. */
+	private volatile boolean holdCommits;
+
+	/** Asynchronous commits held and not yet called back; written by the owner thread. */
+	private volatile int held;
+
+	private volatile boolean failHeld;
+
 	private final List<PendingCommit> inFlight = new ArrayList<>();
 
 	/** Written by the owner thread, read by tests after the container stopped. */
@@ -174,8 +182,16 @@ public final class InMemorySource implements MessageSource {
 	@Override
 	public List<Message<byte[]>> poll(Duration timeout) {
 		this.polls.incrementAndGet();
+		if (this.failHeld) {
+			for (PendingCommit pending : List.copyOf(this.inFlight)) {
+				this.inFlight.remove(pending);
+				pending.fail.run();
+			}
+			this.held = 0;
+			this.failHeld = false;
+		}
 		for (PendingCommit pending : List.copyOf(this.inFlight)) {
-			if (--pending.polls == 0) {
+			if (pending.polls > 0 && --pending.polls == 0) {
 				this.inFlight.remove(pending);
 				pending.commit.run();
 			}
@@ -276,6 +292,26 @@ public final class InMemorySource implements MessageSource {
 		this.deferCommits = true;
 	}
 
+	/**
+	 * Keeps every later asynchronous commit in flight: not stored, no callback, until
+	 * {@link #failHeldCommits()}.
+	 */
+	public void holdAsyncCommits() {
+		this.holdCommits = true;
+	}
+
+	/** Fails the held commits in the next poll (their callbacks get an error) and stops holding. */
+	public void failHeldCommits() {
+		this.holdCommits = false;
+		this.failHeld = true;
+		wakeup();
+	}
+
+	/** Asynchronous commits held so far and not failed; safe from any thread. */
+	public int heldCommits() {
+		return this.held;
+	}
+
 	/** The most asynchronous commits that awaited their callback at once. */
 	public int mostCommitsInFlight() {
 		return this.mostInFlight;
@@ -284,11 +320,18 @@ public final class InMemorySource implements MessageSource {
 	@Override
 	public void commitAsync(Map<TopicPartition, Long> offsets,
 			java.util.function.BiConsumer<Map<TopicPartition, Long>, Throwable> callback) {
+		Runnable fail = () -> callback.accept(offsets, new IllegalStateException("held commit failed"));
+		if (this.holdCommits) {
+			this.inFlight.add(new PendingCommit(-1, () -> {
+			}, fail));
+			this.held++;
+			return;
+		}
 		if (!this.deferCommits) {
 			MessageSource.super.commitAsync(offsets, callback);
 			return;
 		}
-		this.inFlight.add(new PendingCommit(3, () -> MessageSource.super.commitAsync(offsets, callback)));
+		this.inFlight.add(new PendingCommit(3, () -> MessageSource.super.commitAsync(offsets, callback), fail));
 		this.mostInFlight = Math.max(this.mostInFlight, this.inFlight.size());
 	}
 
@@ -322,9 +365,12 @@ public final class InMemorySource implements MessageSource {
 
 		final Runnable commit;
 
-		PendingCommit(int polls, Runnable commit) {
+		final Runnable fail;
+
+		PendingCommit(int polls, Runnable commit, Runnable fail) {
 			this.polls = polls;
 			this.commit = commit;
+			this.fail = fail;
 		}
 
 	}

@@ -12,8 +12,9 @@ import io.batchconsumer.core.PartitionStats;
 /**
  * The health of one listener, decided from its container's statistics snapshot.
  *
- * <p>A listener is <b>down</b> when its container {@code FAILED}, when it cannot reach its source
- * ({@code sourceError}), or when it is <b>stalled</b>: it has a backlog, no commit moved any of its
+ * <p>A listener is <b>down</b> when its container {@code FAILED}, when a worker met a
+ * {@code VirtualMachineError} ({@code fatalError}: the container retries the work but the JVM wants
+ * a restart), when it cannot reach its source ({@code sourceError}), or when it is <b>stalled</b>: it has a backlog, no commit moved any of its
  * positions for the stall timeout, and its oldest unfinished thread batch is at least that old too.
  * The last condition keeps a burst after a long quiet spell from looking stalled: the commit did not
  * move while there was nothing to commit. A listener paused on purpose (the container, or every
@@ -48,6 +49,9 @@ record ListenerHealth(boolean up, Map<String, Object> details) {
 		if (stats.sourceError() != null) {
 			details.put("sourceError", stats.sourceError());
 		}
+		if (stats.fatalError() != null) {
+			details.put("fatalError", stats.fatalError());
+		}
 		if (problem != null) {
 			details.put("reason", problem);
 		}
@@ -57,6 +61,9 @@ record ListenerHealth(boolean up, Map<String, Object> details) {
 	private static String problem(ContainerStats stats, boolean paused, long sinceProgress, long stallMillis) {
 		if (stats.state() == ContainerState.FAILED) {
 			return "the container failed and consumes no more until restarted";
+		}
+		if (stats.fatalError() != null) {
+			return "a worker met " + stats.fatalError() + "; the work is retried, but the process needs a restart";
 		}
 		if (stats.sourceError() != null) {
 			return "cannot reach its source";

@@ -53,6 +53,18 @@ class ListenerHealthTests {
 	}
 
 	@Test
+	void aContainerWhoseWorkerMetAVirtualMachineErrorIsDownAndShowsTheError() {
+		ContainerStats ok = stats(ContainerState.RUNNING, NOW, null);
+		ContainerStats fatal = new ContainerStats(ok.id(), ok.state(), ok.partitions(), ok.threadSize(),
+				ok.busyThreads(), 0, 0, 0, 0, 0, 0, 0, 0, 0, ok.lastCommitProgressMillis(), null, NOW,
+				"java.lang.OutOfMemoryError: Java heap space");
+		ListenerHealth health = ListenerHealth.of(fatal, STALL, NOW);
+		assertThat(health.up()).isFalse();
+		assertThat(health.details()).containsEntry("fatalError", "java.lang.OutOfMemoryError: Java heap space");
+		assertThat(health.details().get("reason")).asString().contains("OutOfMemoryError");
+	}
+
+	@Test
 	void aBacklogWithoutCommitProgressForTheStallTimeoutIsDown() {
 		ListenerHealth health = ListenerHealth.of(stats(ContainerState.RUNNING, NOW - 61_000, null,
 				partition(0, 40, 61_000, false)), STALL, NOW);

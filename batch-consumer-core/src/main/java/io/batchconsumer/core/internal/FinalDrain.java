@@ -1,0 +1,82 @@
+package io.batchconsumer.core.internal;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.batchconsumer.core.ContainerOptions;
+
+/**
+ * The end of some partitions' epochs on a revoke or a stop: no new slices, wait up to
+ * {@code shutdown-timeout} for the slices on a worker, then the final synchronous commit.
+ *
+ * <p>A partition whose epoch ended while it drained (a seek from the endpoint, which committed its
+ * own position) is not committed: the old epoch's watermark would move the position back over the
+ * seek. The final commit is confirmed by the source, never assumed from an
+ * asynchronous commit still in flight ({@link CommitScheduler#commitFinal}).
+ *
+ * <p>Threading: owned by the owner thread; it waits through the owner's mailbox, so completions
+ * and commands keep being handled during the drain.
+ */
+final class FinalDrain {
+
+	private static final Logger logger = LoggerFactory.getLogger(FinalDrain.class);
+
+	private final ContainerOptions options;
+
+	private final Partitions partitions;
+
+	private final CommitScheduler commits;
+
+	private final LongConsumer waitForMailbox;
+
+	private final BooleanSupplier aborted;
+
+	FinalDrain(ContainerOptions options, Partitions partitions, CommitScheduler commits, LongConsumer waitForMailbox,
+			BooleanSupplier aborted) {
+		this.options = options;
+		this.partitions = partitions;
+		this.commits = commits;
+		this.waitForMailbox = waitForMailbox;
+		this.aborted = aborted;
+	}
+
+	/**
+	 * Drains the partitions and commits what they finished; after an abort (a crash-like stop) it
+	 * neither waits nor commits.
+	 * @param states the partitions' current states
+	 */
+	void drainAndCommit(List<PartitionState> states) {
+		for (PartitionState state : states) {
+			state.draining = true;
+			state.dropBuffer();
+		}
+		long deadline = System.nanoTime() + this.options.shutdownTimeout().toNanos();
+		while (!this.aborted.getAsBoolean() && states.stream().anyMatch(this::isWaitedFor)) {
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				logger.warn("Container '{}' stopped waiting for in-flight work of {} after {}; it will be delivered again",
+						this.options.id(), states.stream().filter(this::isWaitedFor).map((s) -> s.partition).toList(),
+						this.options.shutdownTimeout());
+				break;
+			}
+			this.waitForMailbox.accept(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
+		}
+		if (!this.aborted.getAsBoolean()) {
+			this.commits.commitFinal(states.stream().filter(this.partitions::isCurrent).toList());
+		}
+	}
+
+	/**
+	 * Slices of an epoch that ended during the drain are still waited for (within the timeout): the
+	 * partition's next owner should not run a key while an older slice of it still runs here.
+	 */
+	private boolean isWaitedFor(PartitionState state) {
+		return state.running > 0;
+	}
+
+}
