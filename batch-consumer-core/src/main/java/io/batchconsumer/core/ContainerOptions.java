@@ -9,7 +9,7 @@ import java.util.Objects;
  * bad values with a message that names the option the way the properties spell it
  * ({@code thread-size}, {@code flow-control.max-span}, ...).
  *
- * <p>Defaults are those of DESIGN §5: 10 threads, slices of 10, pulls of 32, key ordering,
+ * <p>Defaults: 10 threads, slices of 10, pulls of 32, key ordering,
  * flow control at 1000 messages, 100 MiB or a span of 2000 per partition, commits at most
  * once a second, 3 attempts with back-off from 100 ms doubling to 10 s, dead letters on,
  * 30 s to drain.

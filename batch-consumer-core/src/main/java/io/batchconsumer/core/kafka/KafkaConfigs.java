@@ -19,7 +19,7 @@ import io.batchconsumer.core.ContainerOptions;
 
 /**
  * Builds the client configurations from the user's client properties (connection, security and
- * tuning, from {@code spring.kafka.*} later) and the settings the transport depends on, which
+ * tuning; the starter passes Boot's {@code spring.kafka.*}) and the settings the transport depends on, which
  * always win: manual commits, our deserializers, the group, the cooperative assignor.
  *
  * <p>Threading: stateless.
