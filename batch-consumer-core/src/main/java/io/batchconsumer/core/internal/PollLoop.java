@@ -289,8 +289,11 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	private void shutdown() {
 		this.status.state(ContainerState.STOPPING);
 		List<PartitionState> states = this.partitions.all();
+		StopLog stopLog = StopLog.drainStarted(this.options.id(), states, this.options.shutdownTimeout().toMillis());
 		drain(states);
+		stopLog.drained(states);
 		commitSync(states);
+		stopLog.committed(states);
 		for (PartitionState state : states) {
 			this.partitions.remove(state.partition);
 		}
