@@ -25,13 +25,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What a container tells its operator in the log: keyless messages under {@code key} ordering
- * (once), and the three lines of a stop (drain started, drained, committed positions).
+ * (once), a line per dead letter (never the payload), and the three lines of a stop (drain
+ * started, drained, committed positions).
  */
 class ContainerLogTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	private final Logger engineLogger = (Logger) LoggerFactory.getLogger("io.batchconsumer.core.internal");
+	private final Logger engineLogger = (Logger) LoggerFactory.getLogger("io.batchconsumer.core");
 
 	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
@@ -89,6 +90,24 @@ class ContainerLogTests {
 				(slice) -> BatchResult.success());
 		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
 		assertThat(lines(Level.WARN, "without a key")).isEmpty();
+	}
+
+	@Test
+	void everyDeadLetterIsLoggedOnceWithoutItsPayload() {
+		this.fixture = new ContainerFixture(2, 20);
+		this.fixture.start((o) -> o.retryMaxAttempts(2).commitInterval(Duration.ofMillis(10)), (slice) -> {
+			List<Message<byte[]>> failed = slice.stream().filter((m) -> m.offset() % 10 == 3).toList();
+			return BatchResult.failed(failed, new IllegalStateException("rejected " + failed));
+		});
+		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
+		List<String> lines = lines(Level.WARN, "dead-lettered");
+		assertThat(lines).hasSize(4).allSatisfy((line) -> assertThat(line).doesNotContain("payload-").doesNotContain("key-"));
+		for (int partition = 0; partition < 2; partition++) {
+			for (int offset : new int[] { 3, 13 }) {
+				assertThat(lines).contains("Listener 'test' dead-lettered topic orders partition " + partition + " offset "
+						+ offset + " after 2 attempts: java.lang.IllegalStateException");
+			}
+		}
 	}
 
 	@Test

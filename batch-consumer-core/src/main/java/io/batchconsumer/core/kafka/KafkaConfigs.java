@@ -94,6 +94,26 @@ final class KafkaConfigs {
 	}
 
 	/**
+	 * The configuration of the short-lived consumers that read dead-letter topics back: no group
+	 * (partitions are assigned, nothing is committed), String keys and {@code byte[]} values.
+	 * @param user the user's client properties
+	 * @return the configuration
+	 */
+	static Map<String, Object> deadLetterReader(Map<String, Object> user) {
+		Map<String, Object> config = common(user);
+		config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+		config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+		config.remove(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
+		config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+		config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "batch-consumer-dead-letters");
+		config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		return config;
+	}
+
+	/**
 	 * The configuration of the admin client that creates dead-letter topics.
 	 * @param user the user's client properties
 	 * @return the configuration
