@@ -8,7 +8,7 @@ import java.util.Optional;
  * Reads dead letters back and replays them: the dead letters of one consumer group's topics
  * (JDBC: rows of the dead-letter table; Kafka: records of {@code <topic>.DLQ}), oldest first, a page
  * at a time; one by its id; and chosen ones sent again to their original topic and marked replayed.
- * Get it from {@link Transport#deadLetters()}; the starter exposes it as a bean and on the
+ * Get it from {@link Transport#storedDeadLetters()}; the starter shows it on the
  * {@code deadletters} Actuator endpoint.
  *
  * <p>A replay sends first and marks after, so a failure between the two leaves a replayed dead letter

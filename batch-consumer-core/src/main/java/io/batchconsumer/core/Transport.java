@@ -31,7 +31,7 @@ public interface Transport {
 	 * @return the dead letters of this store
 	 * @throws UnsupportedOperationException when this store cannot read its dead letters back
 	 */
-	default DeadLetters deadLetters() {
+	default DeadLetters storedDeadLetters() {
 		throw new UnsupportedOperationException(getClass().getName() + " cannot read its dead letters back");
 	}
 

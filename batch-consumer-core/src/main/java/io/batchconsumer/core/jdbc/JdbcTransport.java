@@ -162,7 +162,7 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	 * @return the dead letters of this transport
 	 */
 	@Override
-	public DeadLetters deadLetters() {
+	public DeadLetters storedDeadLetters() {
 		return this.deadLetters;
 	}
 

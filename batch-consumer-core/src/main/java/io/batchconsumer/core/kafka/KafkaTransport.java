@@ -116,7 +116,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	 * @return the dead letters of this transport
 	 */
 	@Override
-	public DeadLetters deadLetters() {
+	public DeadLetters storedDeadLetters() {
 		return this.deadLetters;
 	}
 

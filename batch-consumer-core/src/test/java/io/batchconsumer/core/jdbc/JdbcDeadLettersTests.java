@@ -70,7 +70,7 @@ class JdbcDeadLettersTests {
 			Queue<String> received = new ConcurrentLinkedQueue<>();
 			BatchContainer container = start(transport, rejecting, received);
 			await().atMost(Duration.ofSeconds(20)).until(() -> received.size() == 7);
-			DeadLetters deadLetters = transport.deadLetters();
+			DeadLetters deadLetters = transport.storedDeadLetters();
 			await().atMost(Duration.ofSeconds(20)).until(() -> deadLetters.list("billing", TOPICS, 0, 10).total() == 4);
 
 			DeadLetterPage first = deadLetters.list("billing", TOPICS, 0, 3);
@@ -120,7 +120,7 @@ class JdbcDeadLettersTests {
 			try (JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
 				assertThat(TestDatabases.count(dataSource,
 						"SELECT COUNT(replayed_at) FROM " + settings.tablePrefix() + "dead_letter")).isZero();
-				assertThat(transport.deadLetters().list("billing", TOPICS, 0, 10).total()).isZero();
+				assertThat(transport.storedDeadLetters().list("billing", TOPICS, 0, 10).total()).isZero();
 			}
 		}
 	}

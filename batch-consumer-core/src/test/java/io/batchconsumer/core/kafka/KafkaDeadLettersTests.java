@@ -52,7 +52,7 @@ class KafkaDeadLettersTests {
 
 	@Test
 	void listsShowsAndReplaysDeadLettersOfTheDeadLetterTopic() {
-		DeadLetters deadLetters = transport.deadLetters();
+		DeadLetters deadLetters = transport.storedDeadLetters();
 		assertThat(deadLetters.list("refunding", TOPICS, 0, 10).total()).as("no DLQ topic yet").isZero();
 		for (int i = 0; i < 12; i++) {
 			String payload = (i % 4 == 2) ? "poison-" + i : "fine-" + i;
