@@ -14,12 +14,13 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's Java blocks compile as shown: each one must be, word for word, one of the files of
- * this package after its package line, and these files are compiled with the test sources.
+ * The Java blocks of the README (and of {@code docs/dead-letters.md}) compile as shown: each one must
+ * be, word for word, one of the files of this package after its package line, and these files are
+ * compiled with the test sources.
  */
 class ReadmeSnippetsTests {
 
-	private static final Path README = Path.of("..", "README.md");
+	private static final List<Path> PAGES = List.of(Path.of("..", "README.md"), Path.of("..", "docs", "dead-letters.md"));
 
 	private static final Path SOURCES = Path.of("src", "test", "java", "io", "batchconsumer", "spring", "readme");
 
@@ -27,12 +28,15 @@ class ReadmeSnippetsTests {
 
 	@Test
 	void everyJavaBlockOfTheReadmeIsACompiledSourceOfThisPackage() throws IOException {
-		List<String> blocks = javaBlocks(Files.readString(README));
 		List<String> sources = sources();
-		assertThat(blocks).isNotEmpty();
-		for (String block : blocks) {
-			assertThat(sources).as("a source file of %s whose text after the package line is:%n%s", SOURCES, block)
-				.contains(block);
+		for (Path page : PAGES) {
+			List<String> blocks = javaBlocks(Files.readString(page));
+			assertThat(blocks).as(page.toString()).isNotEmpty();
+			for (String block : blocks) {
+				assertThat(sources).as("%s: a source file of %s whose text after the package line is:%n%s", page, SOURCES,
+						block)
+					.contains(block);
+			}
 		}
 	}
 

@@ -1,5 +1,6 @@
 /**
- * The README's Java examples, compiled as shown: {@code ReadmeSnippetsTests} checks that every
- * {@code java} block of the README is the text of one of these files (after the package line).
+ * The Java examples of the README and of {@code docs/dead-letters.md}, compiled as shown:
+ * {@code ReadmeSnippetsTests} checks that every {@code java} block of those pages is the text of one
+ * of these files (after the package line).
  */
 package io.batchconsumer.spring.readme;
