@@ -36,14 +36,15 @@ public final class BatchContainer {
 	 * @param options the options
 	 * @param source the source, which the container owns and closes
 	 * @param listener the listener
-	 * @param deadLetterSink where messages go after the last attempt
+	 * @param deadLetterSink where messages go after the last attempt; each stored dead letter is
+	 *        logged at WARN (listener, topic, partition, offset, attempts, error class)
 	 * @param observer told of every processed slice, on worker threads
 	 */
 	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
 		this.options = Objects.requireNonNull(options, "options");
 		this.engine = new ContainerEngine(options, Objects.requireNonNull(source, "source"),
-				Objects.requireNonNull(listener, "listener"), Objects.requireNonNull(deadLetterSink, "deadLetterSink"),
+				Objects.requireNonNull(listener, "listener"), new DeadLetterLog(options.id(), Objects.requireNonNull(deadLetterSink, "deadLetterSink")),
 				Objects.requireNonNull(observer, "observer"));
 	}
 

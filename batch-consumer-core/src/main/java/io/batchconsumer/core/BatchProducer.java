@@ -7,7 +7,16 @@ import java.util.List;
  *
  * <p>Each element of a list is a payload, or an {@link OutgoingMessage} that carries key, headers
  * and payload. Payloads are {@code byte[]} or {@code String} as they are, other objects as JSON.
- * Threading: thread-safe.
+ *
+ * <p>The key ({@link OutgoingMessage#of(String, Object)}, {@link #send(String, String, Object)})
+ * chooses the partition; with {@code key} ordering, messages of one key are processed in order.
+ * Messages without a key are not ordered against each other.
+ *
+ * <p>{@link #sendBatch(String, List)}, the default, never throws for a message that failed: it
+ * returns a result per message to check. {@link #sendBatchOrThrow(String, List)} throws
+ * {@link BatchSendException} when any message failed.
+ *
+ * <p>Threading: thread-safe.
  */
 public interface BatchProducer {
 
@@ -39,6 +48,23 @@ public interface BatchProducer {
 	 * @return one result per message, in order
 	 */
 	List<SendResult> sendBatch(String topic, List<?> messages);
+
+	/**
+	 * Sends every message like {@link #sendBatch(String, List)}, and throws when any of them was not
+	 * stored. On the JDBC transport a batch is one transaction, so then none of them was stored; on
+	 * Kafka the others were.
+	 * @param topic the topic
+	 * @param messages payloads or {@link OutgoingMessage}s
+	 * @return one result per message, in order, every one stored
+	 * @throws BatchSendException when at least one message was not stored; it carries every result
+	 */
+	default List<SendResult> sendBatchOrThrow(String topic, List<?> messages) {
+		List<SendResult> results = sendBatch(topic, messages);
+		if (results.stream().anyMatch((result) -> !result.isStored())) {
+			throw new BatchSendException(topic, results);
+		}
+		return results;
+	}
 
 	/**
 	 * Sends every message without waiting. Failures are logged and counted by the transport.

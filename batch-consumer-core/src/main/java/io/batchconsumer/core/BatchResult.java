@@ -3,19 +3,25 @@ package io.batchconsumer.core;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * What a listener reports for a slice: every message succeeded, or these failed.
  *
  * <p>Only the failed messages are retried. Failed messages are named either as messages
  * ({@link #failed(Collection)}, matched by topic, partition and offset, whatever their payload
- * type) or by their index in the list the listener received ({@link #failedAt(int...)}).
+ * type) or by their index in the list the listener received ({@link #failedAt(int...)},
+ * {@link #failedAt(int, Throwable)}). Each failed message or index may carry a cause of its own
+ * ({@link #builder()}); it is what the message's dead letter records. The engine reads the causes
+ * of indexes after {@link #resolvedAgainst(List) resolving} them against the slice.
  */
 public final class BatchResult {
 
-	private static final BatchResult SUCCESS = new BatchResult(List.of(), new int[0], null, List.of());
+	private static final BatchResult SUCCESS = new BatchResult(List.of(), new int[0], null, List.of(),
+			new Throwable[0]);
 
 	private final List<Message<?>> failedMessages;
 
@@ -26,12 +32,16 @@ public final class BatchResult {
 	/** The cause of each failed message by position in {@link #failedMessages}; null entries take {@link #cause}. */
 	private final List<Throwable> messageCauses;
 
+	/** The cause of each failed index by position in {@link #failedIndexes}; null entries take {@link #cause}. */
+	private final Throwable[] indexCauses;
+
 	private BatchResult(List<Message<?>> failedMessages, int[] failedIndexes, Throwable cause,
-			List<Throwable> messageCauses) {
+			List<Throwable> messageCauses, Throwable[] indexCauses) {
 		this.failedMessages = failedMessages;
 		this.failedIndexes = failedIndexes;
 		this.cause = cause;
 		this.messageCauses = messageCauses;
+		this.indexCauses = indexCauses;
 	}
 
 	/**
@@ -59,7 +69,8 @@ public final class BatchResult {
 	 */
 	public static BatchResult failed(Collection<? extends Message<?>> failed, Throwable cause) {
 		Objects.requireNonNull(failed, "failed");
-		return failed.isEmpty() ? SUCCESS : new BatchResult(List.copyOf(failed), new int[0], cause, List.of());
+		return failed.isEmpty() ? SUCCESS : new BatchResult(List.copyOf(failed), new int[0], cause, List.of(),
+				new Throwable[0]);
 	}
 
 	/**
@@ -68,7 +79,19 @@ public final class BatchResult {
 	 * @return the result
 	 */
 	public static BatchResult failedAt(int... indexes) {
-		return (indexes.length == 0) ? SUCCESS : new BatchResult(List.of(), indexes.clone(), null, List.of());
+		return (indexes.length == 0) ? SUCCESS
+				: new BatchResult(List.of(), indexes.clone(), null, List.of(), new Throwable[indexes.length]);
+	}
+
+	/**
+	 * The message at this index of the received list failed for this reason; every other one
+	 * succeeded. For several indexes with causes of their own, use {@link #builder()}.
+	 * @param index index into the list the listener received
+	 * @param cause why it failed, recorded with its dead letter; may be {@code null}
+	 * @return the result
+	 */
+	public static BatchResult failedAt(int index, Throwable cause) {
+		return new BatchResult(List.of(), new int[] { index }, cause, List.of(), new Throwable[] { cause });
 	}
 
 	/**
@@ -108,6 +131,42 @@ public final class BatchResult {
 			}
 		}
 		return this.cause;
+	}
+
+	/**
+	 * The same result with every failed index replaced by the message at that index of the slice,
+	 * keeping each one's cause, so that {@link #causeOf(Message)} answers for indexes too.
+	 * @param <T> the payload type of the slice
+	 * @param slice the messages handed to the listener, in order
+	 * @return the resolved result (this one when it names no index)
+	 * @throws IllegalArgumentException when an index is out of range
+	 */
+	public <T> BatchResult resolvedAgainst(List<Message<T>> slice) {
+		if (this.failedIndexes.length == 0) {
+			return this;
+		}
+		Builder builder = builder();
+		for (Message<T> message : failedOf(slice)) {
+			builder.fail(message, ownCauseOf(slice, message));
+		}
+		BatchResult resolved = builder.build();
+		return new BatchResult(resolved.failedMessages, new int[0], this.cause, resolved.messageCauses,
+				new Throwable[0]);
+	}
+
+	private <T> Throwable ownCauseOf(List<Message<T>> slice, Message<T> message) {
+		for (int i = 0; i < this.failedIndexes.length; i++) {
+			int index = this.failedIndexes[i];
+			if (this.indexCauses[i] != null && slice.get(index) == message) {
+				return this.indexCauses[i];
+			}
+		}
+		for (int i = 0; i < this.messageCauses.size(); i++) {
+			if (this.failedMessages.get(i).sameRecord(message) && this.messageCauses.get(i) != null) {
+				return this.messageCauses.get(i);
+			}
+		}
+		return null;
 	}
 
 	/**
@@ -154,7 +213,24 @@ public final class BatchResult {
 
 		private final List<Throwable> causes = new ArrayList<>();
 
+		private final List<Integer> indexes = new ArrayList<>();
+
+		private final List<Throwable> indexCauses = new ArrayList<>();
+
 		private Builder() {
+		}
+
+		/**
+		 * Marks the message at this index of the received list failed; the shape for
+		 * {@code List<T>} listeners, which have no {@link Message} objects.
+		 * @param index index into the list the listener received
+		 * @param cause why, may be {@code null}
+		 * @return this builder
+		 */
+		public Builder fail(int index, Throwable cause) {
+			this.indexes.add(index);
+			this.indexCauses.add(cause);
+			return this;
 		}
 
 		/**
@@ -185,12 +261,16 @@ public final class BatchResult {
 		 * @return the result; a success when nothing failed
 		 */
 		public BatchResult build() {
-			if (this.messages.isEmpty()) {
+			if (this.messages.isEmpty() && this.indexes.isEmpty()) {
 				return SUCCESS;
 			}
-			Throwable first = this.causes.stream().filter(Objects::nonNull).findFirst().orElse(null);
-			return new BatchResult(List.copyOf(this.messages), new int[0], first,
-					java.util.Collections.unmodifiableList(new ArrayList<>(this.causes)));
+			Throwable first = Stream.concat(this.causes.stream(), this.indexCauses.stream())
+				.filter(Objects::nonNull)
+				.findFirst()
+				.orElse(null);
+			return new BatchResult(List.copyOf(this.messages), this.indexes.stream().mapToInt(Integer::intValue).toArray(),
+					first, Collections.unmodifiableList(new ArrayList<>(this.causes)),
+					this.indexCauses.toArray(new Throwable[0]));
 		}
 
 	}

@@ -26,4 +26,13 @@ public interface Transport {
 	 */
 	BatchProducer producer();
 
+	/**
+	 * Reads and replays the dead letters this store keeps.
+	 * @return the dead letters of this store
+	 * @throws UnsupportedOperationException when this store cannot read its dead letters back
+	 */
+	default DeadLetters storedDeadLetters() {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot read its dead letters back");
+	}
+
 }

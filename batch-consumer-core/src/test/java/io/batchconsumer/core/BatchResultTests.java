@@ -65,4 +65,32 @@ class BatchResultTests {
 		assertThat(BatchResult.builder().build().isSuccess()).isTrue();
 	}
 
+	@Test
+	void aFailedIndexCanCarryItsOwnCause() {
+		IllegalArgumentException negative = new IllegalArgumentException("negative amount");
+		BatchResult result = BatchResult.failedAt(1, negative).resolvedAgainst(this.slice);
+		assertThat(result.failedOf(this.slice)).containsExactly(this.slice.get(1));
+		assertThat(result.causeOf(this.slice.get(1))).isSameAs(negative);
+	}
+
+	@Test
+	void theBuilderTakesACausePerIndex() {
+		IllegalStateException rejected = new IllegalStateException("rejected");
+		IllegalArgumentException unreadable = new IllegalArgumentException("unreadable");
+		BatchResult result = BatchResult.builder().fail(2, unreadable).fail(0, rejected).build()
+			.resolvedAgainst(this.slice);
+		assertThat(result.failedOf(this.slice)).containsExactly(this.slice.get(0), this.slice.get(2));
+		assertThat(result.causeOf(this.slice.get(0))).isSameAs(rejected);
+		assertThat(result.causeOf(this.slice.get(2))).isSameAs(unreadable);
+	}
+
+	@Test
+	void indexesWithoutACauseKeepTheUnknownCauseWhenResolved() {
+		BatchResult result = BatchResult.failedAt(0, 2).resolvedAgainst(this.slice);
+		assertThat(result.failedOf(this.slice)).containsExactly(this.slice.get(0), this.slice.get(2));
+		assertThat(result.causeOf(this.slice.get(0))).isNull();
+		assertThatIllegalArgumentException().isThrownBy(() -> BatchResult.failedAt(5, new IllegalStateException())
+			.resolvedAgainst(this.slice)).withMessageContaining("outside the slice");
+	}
+
 }

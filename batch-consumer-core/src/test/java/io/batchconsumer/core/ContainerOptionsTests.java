@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Defaults of DESIGN §5 and the validation of every option.
+ * The defaults (those of the README's property table) and the validation of every option.
  */
 class ContainerOptionsTests {
 

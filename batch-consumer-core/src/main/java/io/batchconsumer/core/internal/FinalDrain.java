@@ -51,6 +51,16 @@ final class FinalDrain {
 	 * @param states the partitions' current states
 	 */
 	void drainAndCommit(List<PartitionState> states) {
+		drain(states);
+		commit(states);
+	}
+
+	/**
+	 * Stops dispatching for the partitions and waits up to {@code shutdown-timeout} for their
+	 * slices on a worker; after an abort it does not wait.
+	 * @param states the partitions' current states
+	 */
+	void drain(List<PartitionState> states) {
 		for (PartitionState state : states) {
 			state.draining = true;
 			state.dropBuffer();
@@ -66,6 +76,14 @@ final class FinalDrain {
 			}
 			this.waitForMailbox.accept(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
 		}
+	}
+
+	/**
+	 * The final, confirmed commit of the partitions whose epoch is still current; none after an
+	 * abort.
+	 * @param states the partitions' states
+	 */
+	void commit(List<PartitionState> states) {
 		if (!this.aborted.getAsBoolean()) {
 			this.commits.commitFinal(states.stream().filter(this.partitions::isCurrent).toList());
 		}

@@ -270,7 +270,11 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	private void shutdown() {
 		this.status.state(ContainerState.STOPPING);
 		List<PartitionState> states = this.partitions.all();
-		this.drain.drainAndCommit(states);
+		StopLog stopLog = StopLog.drainStarted(this.options.id(), states, this.options.shutdownTimeout().toMillis());
+		this.drain.drain(states);
+		stopLog.drained(states);
+		this.drain.commit(states);
+		stopLog.committed(states);
 		for (PartitionState state : states) {
 			this.partitions.remove(state.partition);
 		}

@@ -98,6 +98,7 @@ final class SliceRunner {
 		Failure failure;
 		try {
 			BatchResult result = this.listener.onSlice(delivered);
+			result = (result != null) ? result.resolvedAgainst(delivered) : null;
 			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
 			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf);
 		}

@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
@@ -34,6 +37,8 @@ import io.batchconsumer.core.Ordering;
  */
 final class ThreadBatchDispatcher {
 
+	private static final Logger logger = LoggerFactory.getLogger(ThreadBatchDispatcher.class);
+
 	private final ContainerOptions options;
 
 	private final Partitions partitions;
@@ -54,6 +59,9 @@ final class ThreadBatchDispatcher {
 	private int busy;
 
 	private int turn;
+
+	/** Whether {@code key} ordering met a keyless message and said so (once per container). */
+	private boolean warnedKeyless;
 
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
 			Consumer<Completion> mailbox) {
@@ -186,6 +194,9 @@ final class ThreadBatchDispatcher {
 			n = 1;
 		}
 		List<Message<byte[]>> run = partition.take(Math.min(buffered, n * batchSize));
+		if (this.options.ordering() == Ordering.KEY && !this.warnedKeyless) {
+			warnIfKeyless(run);
+		}
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY)
 				? atMost(byKey(run, n), batchSize) : consecutive(run, n);
 		long batchId = partition.ledger.open(run.get(0).offset(), run.get(run.size() - 1).offset(), parts.size(),
@@ -199,6 +210,21 @@ final class ThreadBatchDispatcher {
 			}
 		}
 		return started;
+	}
+
+	/** Says once per container that keyless messages are not ordered under {@code key} ordering. */
+	private void warnIfKeyless(List<Message<byte[]>> run) {
+		for (Message<byte[]> message : run) {
+			if (message.key() == null) {
+				this.warnedKeyless = true;
+				logger.warn("Listener '{}' uses key ordering but receives messages without a key (first: {}@{}); "
+						+ "messages without a key are not ordered against each other. Send them with a key "
+						+ "(OutgoingMessage.of(key, payload), send(topic, key, payload)) or set ordering to "
+						+ "unordered or partition. This is logged once per container.",
+						this.options.id(), message.topicPartition(), message.offset());
+				return;
+			}
+		}
 	}
 
 	/** Consecutive chunks of near-equal size. */

@@ -87,8 +87,49 @@ final class JdbcSchema {
 		catch (SQLException ex) {
 			throw new IllegalStateException("Cannot create the tables of the JDBC transport: " + ex.getMessage(), ex);
 		}
+		addMissingColumns();
 		logger.debug("JDBC transport tables with prefix '{}' are ready on {}", this.tables.prefix(), this.productName);
 		return true;
+	}
+
+	/**
+	 * Brings tables created by an older version up to date: {@code replayed_at} of the dead-letter
+	 * table (added with dead-letter replay). The probe runs on its own connection, so a failed probe
+	 * does not spoil a transaction (PostgreSQL).
+	 */
+	private void addMissingColumns() {
+		String table = this.tables.deadLetter();
+		if (hasColumn(table, "replayed_at")) {
+			return;
+		}
+		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
+			statement.execute("ALTER TABLE " + table + " ADD COLUMN replayed_at BIGINT");
+			if (!connection.getAutoCommit()) {
+				connection.commit();
+			}
+			logger.info("Added the column replayed_at to {}", table);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot add the column replayed_at to " + table + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private boolean hasColumn(String table, String column) {
+		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
+			try {
+				statement.executeQuery("SELECT " + column + " FROM " + table + " WHERE 1 = 0").close();
+				return true;
+			}
+			catch (SQLException ex) {
+				if (!connection.getAutoCommit()) {
+					connection.rollback();
+				}
+				return false;
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot reach the database of the JDBC transport: " + ex.getMessage(), ex);
+		}
 	}
 
 	/**

@@ -22,6 +22,7 @@ import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.DeadLetters;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Transport;
 
@@ -59,6 +60,8 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	private final JdbcProducer producer;
 
 	private final RetentionCleaner retention;
+
+	private final JdbcDeadLetters deadLetters;
 
 	private final ThreadPoolExecutor oneWay;
 
@@ -107,6 +110,7 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		this.oneWay.allowCoreThreadTimeOut(true);
 		this.producer = new JdbcProducer(this.sql, this.tables, this.topics, payloadSerializer, clock, this.oneWay,
 				this::storedIn);
+		this.deadLetters = new JdbcDeadLetters(this.sql, this.tables, this.producer, clock);
 		this.retention = new RetentionCleaner(this.sql, this.tables, settings.retention(), clock);
 		this.cleaner = Executors.newSingleThreadScheduledExecutor((runnable) -> {
 			Thread thread = new Thread(runnable, "batch-consumer-jdbc-retention");
@@ -151,6 +155,15 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	@Override
 	public BatchProducer producer() {
 		return this.producer;
+	}
+
+	/**
+	 * The dead-letter table: list, show and replay ({@code replayed_at} marks a replayed row).
+	 * @return the dead letters of this transport
+	 */
+	@Override
+	public DeadLetters storedDeadLetters() {
+		return this.deadLetters;
 	}
 
 	/**

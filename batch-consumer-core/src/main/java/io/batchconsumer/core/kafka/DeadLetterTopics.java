@@ -1,6 +1,7 @@
 package io.batchconsumer.core.kafka;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,10 +48,20 @@ final class DeadLetterTopics {
 	}
 
 	void ensure(String topic) throws InterruptedException {
+		ensure(topic, Map.of());
+	}
+
+	/**
+	 * Makes sure a topic exists, created with these topic configs when it does not.
+	 * @param topic the topic
+	 * @param configs topic configs of a new topic, such as {@code cleanup.policy=compact}
+	 * @throws InterruptedException when interrupted while waiting for the admin client
+	 */
+	void ensure(String topic, Map<String, String> configs) throws InterruptedException {
 		if (this.settled.contains(topic)) {
 			return;
 		}
-		NewTopic newTopic = new NewTopic(topic, Optional.empty(), Optional.empty());
+		NewTopic newTopic = new NewTopic(topic, Optional.empty(), Optional.empty()).configs(configs);
 		try {
 			this.clients.admin().createTopics(List.of(newTopic)).all().get(CREATE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
 			logger.info("Created dead-letter topic {}", topic);

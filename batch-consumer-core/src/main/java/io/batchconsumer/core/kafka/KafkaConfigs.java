@@ -19,7 +19,7 @@ import io.batchconsumer.core.ContainerOptions;
 
 /**
  * Builds the client configurations from the user's client properties (connection, security and
- * tuning, from {@code spring.kafka.*} later) and the settings the transport depends on, which
+ * tuning; the starter passes Boot's {@code spring.kafka.*}) and the settings the transport depends on, which
  * always win: manual commits, our deserializers, the group, the cooperative assignor.
  *
  * <p>Threading: stateless.
@@ -90,6 +90,26 @@ final class KafkaConfigs {
 		config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
 		config.put(ProducerConfig.ACKS_CONFIG, "all");
 		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+		return config;
+	}
+
+	/**
+	 * The configuration of the short-lived consumers that read dead-letter topics back: no group
+	 * (partitions are assigned, nothing is committed), String keys and {@code byte[]} values.
+	 * @param user the user's client properties
+	 * @return the configuration
+	 */
+	static Map<String, Object> deadLetterReader(Map<String, Object> user) {
+		Map<String, Object> config = common(user);
+		config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+		config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+		config.remove(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
+		config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+		config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "batch-consumer-dead-letters");
+		config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		return config;
 	}
 

@@ -22,6 +22,7 @@ import io.batchconsumer.core.Message;
  * <li>{@code bc-original-topic}, {@code bc-original-partition}, {@code bc-original-offset} — where
  * the record was;</li>
  * <li>{@code bc-attempts} — how often it was delivered;</li>
+ * <li>{@code bc-group} — the consumer group that dead-lettered it;</li>
  * <li>{@code bc-error-class}, {@code bc-error-message} — the last failure, the message bounded to
  * {@link DeadLetter#MAX_ERROR_MESSAGE_LENGTH} characters.</li>
  * </ul>
@@ -51,8 +52,12 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 	/** The bounded message of the last failure. */
 	public static final String ERROR_MESSAGE = "bc-error-message";
 
-	private static final Set<String> OURS = Set.of(ORIGINAL_TOPIC, ORIGINAL_PARTITION, ORIGINAL_OFFSET, ATTEMPTS,
-			ERROR_CLASS, ERROR_MESSAGE);
+	/** The consumer group that dead-lettered the record. */
+	public static final String GROUP = "bc-group";
+
+	/** The headers this sink adds, which it replaces when a replayed record fails again. */
+	static final Set<String> OURS = Set.of(ORIGINAL_TOPIC, ORIGINAL_PARTITION, ORIGINAL_OFFSET, ATTEMPTS,
+			ERROR_CLASS, ERROR_MESSAGE, GROUP);
 
 	private final SharedClients clients;
 
@@ -60,10 +65,13 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 
 	private final Duration sendTimeout;
 
-	KafkaDeadLetterSink(SharedClients clients, DeadLetterTopics topics, Duration sendTimeout) {
+	private final String group;
+
+	KafkaDeadLetterSink(SharedClients clients, DeadLetterTopics topics, Duration sendTimeout, String group) {
 		this.clients = clients;
 		this.topics = topics;
 		this.sendTimeout = sendTimeout;
+		this.group = group;
 	}
 
 	/**
@@ -77,7 +85,7 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 		String topic = DeadLetterTopics.of(message.topic());
 		this.topics.ensure(topic);
 		ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, null, message.key(), message.payload(),
-				headers(deadLetter));
+				headers(deadLetter, this.group));
 		try {
 			this.clients.producer().send(record).get(this.sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
 		}
@@ -90,7 +98,7 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 		}
 	}
 
-	private static RecordHeaders headers(DeadLetter deadLetter) {
+	private static RecordHeaders headers(DeadLetter deadLetter, String group) {
 		Message<byte[]> message = deadLetter.message();
 		RecordHeaders headers = new RecordHeaders();
 		for (Map.Entry<String, String> header : message.headers().entrySet()) {
@@ -104,6 +112,7 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 		headers.add(ATTEMPTS, utf8(Integer.toString(deadLetter.attempts())));
 		headers.add(ERROR_CLASS, utf8(deadLetter.errorClass()));
 		headers.add(ERROR_MESSAGE, utf8(deadLetter.errorMessage()));
+		headers.add(GROUP, utf8(group));
 		return headers;
 	}
 

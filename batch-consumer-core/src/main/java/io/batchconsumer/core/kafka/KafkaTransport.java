@@ -1,6 +1,7 @@
 package io.batchconsumer.core.kafka;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -11,6 +12,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetters;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Transport;
 
@@ -51,6 +53,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 
 	private final KafkaBatchProducer producer;
 
+	private final KafkaDeadLetters deadLetters;
+
 	/**
 	 * Creates a transport that sends {@code byte[]} and {@code String} payloads only.
 	 * @param clientProperties Kafka client properties: at least {@code bootstrap.servers}
@@ -83,6 +87,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		this.clients = new SharedClients(Objects.requireNonNull(producerProperties, "producerProperties"));
 		this.deadLetterTopics = new DeadLetterTopics(this.clients);
 		this.producer = new KafkaBatchProducer(this.clients, (payload) -> serialize(payload, payloadSerializer));
+		this.deadLetters = new KafkaDeadLetters(KafkaConfigs.deadLetterReader(this.clientProperties), this.clients,
+				this.deadLetterTopics, this.producer, Clock.systemUTC());
 	}
 
 	@Override
@@ -96,12 +102,22 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 
 	@Override
 	public KafkaDeadLetterSink deadLetterSink(ContainerOptions options) {
-		return new KafkaDeadLetterSink(this.clients, this.deadLetterTopics, DEAD_LETTER_TIMEOUT);
+		return new KafkaDeadLetterSink(this.clients, this.deadLetterTopics, DEAD_LETTER_TIMEOUT, options.group());
 	}
 
 	@Override
 	public KafkaBatchProducer producer() {
 		return this.producer;
+	}
+
+	/**
+	 * The dead letters of {@code <topic>.DLQ}: listed and shown with a short-lived consumer, replayed
+	 * to the original topic and marked in the compacted topic {@code <topic>.DLQ.replayed}.
+	 * @return the dead letters of this transport
+	 */
+	@Override
+	public DeadLetters storedDeadLetters() {
+		return this.deadLetters;
 	}
 
 	/**

@@ -76,5 +76,6 @@ CREATE TABLE IF NOT EXISTS ${prefix}dead_letter (
 	attempts INT NOT NULL,
 	error_class VARCHAR(500) NOT NULL,
 	error_message VARCHAR(1000) NOT NULL,
-	created_at BIGINT NOT NULL
+	created_at BIGINT NOT NULL,
+	replayed_at BIGINT
 );

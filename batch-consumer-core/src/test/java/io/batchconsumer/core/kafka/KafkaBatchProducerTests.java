@@ -12,11 +12,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.batchconsumer.core.BatchSendException;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -92,6 +94,21 @@ class KafkaBatchProducerTests {
 		assertThat(results.get(1).error()).isInstanceOf(RecordTooLargeException.class);
 		assertThat(results.get(1).partition()).isEqualTo(-1);
 		assertThat(results.get(2).isStored()).isTrue();
+	}
+
+	@Test
+	void sendBatchOrThrowThrowsWithEveryResultWhenOneRecordIsRejected() {
+		List<Object> messages = List.of("small", new byte[2 * 1024 * 1024], "small too");
+		BatchSendException thrown = catchThrowableOfType(BatchSendException.class,
+				() -> transport.producer().sendBatchOrThrow("too-large", messages));
+		assertThat(thrown).hasMessage("1 of 3 messages were not stored in topic 'too-large'")
+			.hasCauseInstanceOf(RecordTooLargeException.class);
+		assertThat(thrown.results()).extracting(SendResult::isStored).containsExactly(true, false, true);
+		assertThat(thrown.failures()).singleElement()
+			.satisfies((result) -> assertThat(result.error()).isInstanceOf(RecordTooLargeException.class));
+		assertThat(transport.producer().sendBatchOrThrow("too-large", List.of("fits", "fits too")))
+			.hasSize(2)
+			.allSatisfy((result) -> assertThat(result.isStored()).isTrue());
 	}
 
 	@Test

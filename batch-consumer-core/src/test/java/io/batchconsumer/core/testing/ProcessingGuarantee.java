@@ -15,7 +15,7 @@ import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.TopicPartition;
 
 /**
- * Checks the guarantees of DESIGN §4 while a test runs, like Decaton's {@code ProcessingGuarantee}:
+ * Checks the guarantees (the README's "The guarantee") while a test runs, like Decaton's {@code ProcessingGuarantee}:
  * <ul>
  * <li>a commit never passes a message that is not finished (succeeded or dead-lettered);</li>
  * <li>a commit never goes back (except after {@link #allowRewind});</li>

@@ -121,9 +121,10 @@ final class TransportConfigurations {
 	}
 
 	/**
-	 * No transport could be configured: fails start-up with what to do. This is also the hook of
-	 * {@code batch-consumer.transport=kafka} until a Kafka transport exists: the application must
-	 * define the {@link Transport} bean.
+	 * No transport could be configured: fails start-up with what to do. For
+	 * {@code batch-consumer.transport=kafka} that means kafka-clients or Boot's Kafka auto-configuration
+	 * is missing; for {@code jdbc}, a single {@link javax.sql.DataSource}. A user {@link Transport} bean
+	 * always wins.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class Missing {

@@ -60,6 +60,7 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 			// own cause, so a dead letter says why each message failed.
 			result = BatchResult.failed(conversion.converted, ex);
 		}
+		result = result.resolvedAgainst(conversion.converted);
 		for (Message<Object> message : result.failedOf(conversion.converted)) {
 			conversion.failed.fail(message, result.causeOf(message));
 		}
@@ -91,23 +92,21 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 		return (result != null) ? result : BatchResult.success();
 	}
 
+	/** Each failed message keeps its own exception (or the cause its result gave) for its dead letter. */
 	private BatchResult invokeOneByOne(List<Message<Object>> messages) {
-		List<Message<Object>> failed = new ArrayList<>();
-		Throwable cause = null;
+		BatchResult.Builder failed = BatchResult.builder();
 		for (Message<Object> message : messages) {
 			try {
 				BatchResult result = invoke(this.listenerMethod.takesMessages() ? message : message.payload());
 				if (result != null && !result.isSuccess()) {
-					failed.add(message);
-					cause = (result.cause() != null) ? result.cause() : cause;
+					failed.fail(message, result.cause());
 				}
 			}
 			catch (Exception ex) {
-				failed.add(message);
-				cause = ex;
+				failed.fail(message, ex);
 			}
 		}
-		return BatchResult.failed(failed, cause);
+		return failed.build();
 	}
 
 	private BatchResult invoke(Object argument) throws Exception {

@@ -14,6 +14,8 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
+import tools.jackson.databind.json.JsonMapper;
+
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.Message;
@@ -85,6 +87,43 @@ class BatchListenerMethodShapesTests {
 				assertThat(transport.deadLetters()).hasSize(5)
 					.allSatisfy((deadLetter) -> assertThat(deadLetter.attempts()).isEqualTo(2));
 			});
+	}
+
+	@Test
+	void aSingleMessageListenerGivesEachFailedMessageItsOwnCause() {
+		this.runner.withUserConfiguration(ThrowingSingleInWideSlices.class)
+			.withPropertyValues("batch-consumer.retry.max-attempts=1", "batch-consumer.pull-batch-size=100")
+			.run((context) -> {
+				context.getBean(BatchProducer.class).sendBatch("single-wide", EVENTS);
+				InMemoryTransport transport = context.getBean(InMemoryTransport.class);
+				await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(committedEverything(transport,
+						"single-wide")).isTrue());
+				assertThat(transport.deadLetters()).hasSize(5).allSatisfy((deadLetter) -> assertThat(
+						deadLetter.errorMessage()).isEqualTo("cannot process " + eventOf(deadLetter.message())));
+			});
+	}
+
+	@Test
+	void aListListenerGivesACausePerFailedIndex() {
+		this.runner.withUserConfiguration(IndexedFailures.class)
+			.withPropertyValues("batch-consumer.retry.max-attempts=1")
+			.run((context) -> {
+				context.getBean(BatchProducer.class).sendBatch("indexed", EVENTS);
+				InMemoryTransport transport = context.getBean(InMemoryTransport.class);
+				await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(committedEverything(transport,
+						"indexed")).isTrue());
+				assertThat(transport.deadLetters()).hasSize(10).allSatisfy((deadLetter) -> {
+					Event event = eventOf(deadLetter.message());
+					assertThat(event.id() % 5).isZero();
+					assertThat(deadLetter.errorMessage()).isEqualTo("bad " + event.id());
+					assertThat(deadLetter.errorClass()).isEqualTo(((event.id() % 10 == 0)
+							? IllegalArgumentException.class : IllegalStateException.class).getName());
+				});
+			});
+	}
+
+	private static Event eventOf(Message<byte[]> message) {
+		return JsonMapper.builder().build().readValue(message.payload(), Event.class);
 	}
 
 	@Test
@@ -217,6 +256,39 @@ class BatchListenerMethodShapesTests {
 				throw new IllegalStateException("cannot process " + event);
 			}
 			this.succeeded.add(event);
+		}
+
+	}
+
+	/** One thread and slices of 50: the five failing events share a slice, each with its own exception. */
+	@Configuration(proxyBeanMethods = false)
+	static class ThrowingSingleInWideSlices {
+
+		@BatchListener(topics = "single-wide", consumerBatchSize = "50", threadSize = "1")
+		void onEvent(Event event) {
+			if (event.id() % 10 == 0) {
+				throw new IllegalStateException("cannot process " + event);
+			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class IndexedFailures {
+
+		@BatchListener(topics = "indexed", consumerBatchSize = "7")
+		BatchResult onEvents(List<Event> events) {
+			BatchResult.Builder result = BatchResult.builder();
+			for (int i = 0; i < events.size(); i++) {
+				int id = events.get(i).id();
+				if (id % 10 == 0) {
+					result.fail(i, new IllegalArgumentException("bad " + id));
+				}
+				else if (id % 5 == 0) {
+					result.fail(i, new IllegalStateException("bad " + id));
+				}
+			}
+			return result.build();
 		}
 
 	}

@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
+import io.batchconsumer.core.Transport;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
 import io.batchconsumer.spring.autoconfigure.EffectiveOptions;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -18,7 +19,8 @@ import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
  * Auto-configuration of the {@code batchconsumer} Actuator endpoint, when Actuator is on the class
  * path and the endpoint is available (exposed, and its access not {@code none}). Its default access
  * is read-only; {@code management.endpoint.batchconsumer.access=unrestricted} allows pause, resume
- * and seek.
+ * and seek. Beside it, the {@code deadletters} endpoint (read-only by default too; replay with
+ * {@code management.endpoint.deadletters.access=unrestricted}).
  */
 @AutoConfiguration(after = BatchConsumerAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
@@ -38,6 +40,21 @@ public final class BatchConsumerEndpointAutoConfiguration {
 	BatchConsumerEndpoint batchConsumerEndpoint(BatchListenerContainerRegistry containers,
 			ObjectProvider<EffectiveOptions> effectiveOptions) {
 		return new BatchConsumerEndpoint(containers, effectiveOptions.getIfAvailable(EffectiveOptions::new));
+	}
+
+	/**
+	 * The {@code deadletters} endpoint: list and show each listener's dead letters; replay them
+	 * when its access is {@code unrestricted}.
+	 * @param containers the listener containers
+	 * @param transport the store of the dead letters
+	 * @return the endpoint
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint
+	@ConditionalOnBean(Transport.class)
+	DeadLettersEndpoint deadLettersEndpoint(BatchListenerContainerRegistry containers, Transport transport) {
+		return new DeadLettersEndpoint(containers, transport);
 	}
 
 }

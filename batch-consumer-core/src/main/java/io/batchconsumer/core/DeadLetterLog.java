@@ -1,0 +1,34 @@
+package io.batchconsumer.core;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Logs one WARN line per dead letter once its sink stored it: the listener, where the message was,
+ * how often it was delivered and the class of its last failure — never the payload, the key or the
+ * error message (either may hold what the payload held).
+ *
+ * <p>Threading: thread-safe when the sink it wraps is; called by worker threads.
+ */
+final class DeadLetterLog implements DeadLetterSink {
+
+	private static final Logger logger = LoggerFactory.getLogger(DeadLetterLog.class);
+
+	private final String listenerId;
+
+	private final DeadLetterSink sink;
+
+	DeadLetterLog(String listenerId, DeadLetterSink sink) {
+		this.listenerId = listenerId;
+		this.sink = sink;
+	}
+
+	@Override
+	public void send(DeadLetter deadLetter) throws Exception {
+		this.sink.send(deadLetter);
+		Message<byte[]> message = deadLetter.message();
+		logger.warn("Listener '{}' dead-lettered topic {} partition {} offset {} after {} attempts: {}", this.listenerId,
+				message.topic(), message.partition(), message.offset(), deadLetter.attempts(), deadLetter.errorClass());
+	}
+
+}

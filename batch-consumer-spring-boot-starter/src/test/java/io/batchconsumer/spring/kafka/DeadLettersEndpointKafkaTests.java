@@ -1,0 +1,110 @@
+package io.batchconsumer.spring.kafka;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import tools.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.stereotype.Component;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.spring.annotation.BatchListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The {@code deadletters} endpoint over HTTP on the Kafka transport and an in-process broker: dead
+ * letters of {@code <topic>.DLQ} listed, shown by their {@code <dlq>:<partition>:<offset>} id and
+ * replayed to the original topic.
+ */
+@EmbeddedKafka(partitions = 2, topics = "refunds")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "spring.application.name=kafka-dead-letter-tests", "batch-consumer.transport=kafka",
+				"spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}", "batch-consumer.retry.max-attempts=1",
+				"batch-consumer.commit.interval=100ms", "batch-consumer.shutdown-timeout=10s",
+				"management.endpoints.web.exposure.include=deadletters",
+				"management.endpoint.deadletters.access=unrestricted" })
+@AutoConfigureRestTestClient
+class DeadLettersEndpointKafkaTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	@Autowired
+	private RestTestClient client;
+
+	@Autowired
+	private BatchProducer producer;
+
+	@Autowired
+	private Refunds refunds;
+
+	@Test
+	void deadLettersOfTheDeadLetterTopicAreListedShownAndReplayed() {
+		this.producer.sendBatchOrThrow("refunds", List.of("fine-1", "poison-2", "fine-3"));
+		await().atMost(WAIT).untilAsserted(() -> assertThat(get("/actuator/deadletters/refunds").path("total").asLong())
+			.isEqualTo(1));
+		String id = get("/actuator/deadletters/refunds").at("/deadLetters/0/id").asString();
+		assertThat(id).startsWith("refunds.DLQ:");
+		JsonNode shown = get("/actuator/deadletters/refunds/" + id);
+		assertThat(shown.path("payloadText").asString()).isEqualTo("poison-2");
+		assertThat(shown.path("topic").asString()).isEqualTo("refunds");
+		assertThat(shown.path("errorClass").asString()).isEqualTo(IllegalStateException.class.getName());
+
+		this.refunds.rejecting.set(false);
+		JsonNode replay = this.client.post()
+			.uri("/actuator/deadletters/refunds/replay")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("ids", id))
+			.exchange()
+			.returnResult(JsonNode.class)
+			.getResponseBody();
+		assertThat(replay.at("/results/0/outcome").asString()).as("%s", replay).isEqualTo("REPLAYED");
+		await().atMost(WAIT).until(() -> this.refunds.received.contains("poison-2"));
+		await().atMost(WAIT).untilAsserted(() -> assertThat(get("/actuator/deadletters/refunds/" + id)
+			.path("replayedAt").asString()).isNotBlank());
+	}
+
+	private JsonNode get(String path) {
+		return this.client.get().uri(path).exchange().returnResult(JsonNode.class).getResponseBody();
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@Import(Refunds.class)
+	static class TestApplication {
+
+	}
+
+	@Component
+	static class Refunds {
+
+		final AtomicBoolean rejecting = new AtomicBoolean(true);
+
+		final List<String> received = new CopyOnWriteArrayList<>();
+
+		@BatchListener(id = "refunds", topics = "refunds")
+		void onRefund(String refund) {
+			if (this.rejecting.get() && refund.startsWith("poison-")) {
+				throw new IllegalStateException("cannot refund");
+			}
+			this.received.add(refund);
+		}
+
+	}
+
+}

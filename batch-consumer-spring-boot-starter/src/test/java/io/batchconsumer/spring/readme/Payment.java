@@ -1,0 +1,4 @@
+package io.batchconsumer.spring.readme;
+
+record Payment(String id, String customer, long amountCents) {
+}
