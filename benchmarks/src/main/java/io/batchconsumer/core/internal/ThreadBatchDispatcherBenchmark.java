@@ -69,7 +69,7 @@ public class ThreadBatchDispatcherBenchmark {
 		}
 		this.partitions = assigned.all();
 		SliceRunner runner = new SliceRunner(options, (slice) -> BatchResult.success(), (deadLetter) -> {
-		}, ContainerObserver.NONE, new Counters());
+		}, ContainerObserver.NONE, new ContainerStatus("jmh", this.threads));
 		this.dispatcher = new ThreadBatchDispatcher(options, assigned, runner, Runnable::run, this.mailbox::add);
 		this.offset = 0;
 	}
