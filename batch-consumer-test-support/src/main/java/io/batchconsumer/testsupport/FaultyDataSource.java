@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
@@ -48,6 +49,8 @@ public final class FaultyDataSource implements DataSource {
 
 	private final AtomicLong statements = new AtomicLong();
 
+	private final List<Hook> hooks = new CopyOnWriteArrayList<>();
+
 	private volatile boolean enabled = true;
 
 	private FaultyDataSource(DataSource target) {
@@ -73,9 +76,26 @@ public final class FaultyDataSource implements DataSource {
 		return this;
 	}
 
-	/** Removes every rule. */
+	/**
+	 * Runs an action on the executing thread before every statement whose SQL contains a match of
+	 * a regular expression, e.g. to hold a statement until the test let it go.
+	 * @param regex the expression, case-insensitive
+	 * @param action the action
+	 * @return this data source
+	 */
+	public FaultyDataSource beforeStatement(String regex, Runnable action) {
+		this.hooks.add(new Hook(Pattern.compile(regex, Pattern.CASE_INSENSITIVE | Pattern.DOTALL), action));
+		return this;
+	}
+
+	/** Removes every rule and every action. */
 	public void clear() {
 		this.rules.clear();
+		this.hooks.clear();
+	}
+
+	/** An action run before the matching statements. */
+	private record Hook(Pattern pattern, Runnable action) {
 	}
 
 	/**
@@ -209,6 +229,11 @@ public final class FaultyDataSource implements DataSource {
 				throw new SQLNonTransientConnectionException("Injected fault: the connection was reset", "08003");
 			}
 			FaultyDataSource.this.statements.incrementAndGet();
+			for (Hook hook : FaultyDataSource.this.hooks) {
+				if (hook.pattern().matcher(sql).find()) {
+					hook.action().run();
+				}
+			}
 			int at = counted ? ++this.position : this.position;
 			Fault fault = decide(sql, at);
 			if (fault == null) {

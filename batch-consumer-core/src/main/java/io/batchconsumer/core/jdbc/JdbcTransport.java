@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
@@ -66,6 +67,9 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 
 	/** Sources of this process, told when a producer stored messages; concurrent set. */
 	private final Set<JdbcMessageSource> sources = ConcurrentHashMap.newKeySet();
+
+	/** Reads that found an offset missing in a queue (dense offsets make that a bug or data loss). */
+	private final AtomicLong offsetGaps = new AtomicLong();
 
 	/** Makes the owner id of each source unique within this process. */
 	private final AtomicInteger sourceCount = new AtomicInteger();
@@ -138,7 +142,7 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 				consumerKey, this.settings.leaseDuration(), this.clock);
 		JdbcMessageSource[] self = new JdbcMessageSource[1];
 		self[0] = new JdbcMessageSource(this.sql, this.tables, rebalancer, consumerKey, options.pullBatchSize(),
-				this.clock, () -> this.sources.remove(self[0]));
+				this.clock, this.offsetGaps, () -> this.sources.remove(self[0]));
 		this.sources.add(self[0]);
 		return self[0];
 	}
@@ -159,6 +163,16 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	 */
 	public long oneWayFailures() {
 		return this.producer.oneWayFailures();
+	}
+
+	/**
+	 * How many times a poll found an offset missing in a queue: offsets are dense, so a gap means
+	 * messages a consumer never read were deleted (retention past a broadcast instance that was
+	 * away, or a manual delete) or a bug; each one is also logged as an error.
+	 * @return the count since start
+	 */
+	public long offsetGaps() {
+		return this.offsetGaps.get();
 	}
 
 	/**
