@@ -39,11 +39,16 @@ import io.batchconsumer.core.Transport;
  * <p>Threading: thread-safe. Besides the containers' owner threads it runs a daemon
  * {@code batch-consumer-jdbc-retention} thread (clean-up every minute or every retention / 10,
  * whichever is shorter) and stores one-way batches on a {@code batch-consumer-jdbc-oneway} thread,
- * which ends when idle; {@link #close()} stops both after the pending one-way batches are stored.
+ * which ends when idle; {@link #close()} stops both after the pending one-way batches are stored,
+ * by flags and bounded waits, never by interrupts (an interrupt inside JDBC makes H2 close a file
+ * database for every user of it).
  */
 public final class JdbcTransport implements Transport, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcTransport.class);
+
+	/** How long {@link #close()} waits for a running retention clean-up to finish its transaction. */
+	private static final long STOP_TIMEOUT_SECONDS = 10;
 
 	private final JdbcSettings settings;
 
@@ -185,14 +190,21 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	}
 
 	/**
-	 * Stops the retention thread, and the one-way thread once every pending one-way batch is
-	 * stored (waiting up to 30 s). Sources are closed by their containers.
+	 * Stops the retention thread (a running clean-up stops after its current transaction; up to
+	 * 10 s are waited for it) and the one-way thread once every pending one-way batch is stored
+	 * (waiting up to 30 s). Neither is interrupted. Sources are closed by their containers.
 	 */
 	@Override
 	public void close() {
-		this.cleaner.shutdownNow();
+		// Never shutdownNow: an interrupt inside JDBC makes H2 close a file database for everyone.
+		this.retention.stop();
+		this.cleaner.shutdown();
 		this.oneWay.shutdown();
 		try {
+			if (!this.cleaner.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+				logger.warn("The retention clean-up was still running when the JDBC transport closed; it stops after "
+						+ "its current statement");
+			}
 			if (!this.oneWay.awaitTermination(30, TimeUnit.SECONDS)) {
 				logger.warn("One-way batches were still being stored when the JDBC transport closed");
 			}

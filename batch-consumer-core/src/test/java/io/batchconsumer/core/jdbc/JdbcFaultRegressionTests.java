@@ -7,8 +7,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -27,7 +25,6 @@ import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.SourceUnavailableException;
 import io.batchconsumer.core.TopicPartition;
-import io.batchconsumer.testsupport.Fault;
 import io.batchconsumer.testsupport.FaultRule;
 import io.batchconsumer.testsupport.FaultyDataSource;
 
@@ -127,6 +124,67 @@ class JdbcFaultRegressionTests {
 					assertThat(offsetsByQueue(delivered)).containsEntry(0, offsets(0, 5)).containsEntry(1, offsets(0, 5));
 					source.close();
 				}
+			}
+		}
+	}
+
+	@Test
+	void whenTheTransportClosesDuringAPurgeThenTheRetentionThreadIsNotInterruptedAndTheH2DatabaseStaysUsable()
+			throws Exception {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1).withRetention(Duration.ofSeconds(1));
+		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.H2, this.dir, 4)) {
+			FaultyDataSource faults = FaultyDataSource.wrap(dataSource);
+			CountDownLatch inPurge = new CountDownLatch(1);
+			CountDownLatch release = new CountDownLatch(1);
+			List<Boolean> interrupted = new java.util.concurrent.CopyOnWriteArrayList<>();
+			faults.beforeStatement("^DELETE FROM \\w+message", () -> {
+				if (Thread.currentThread().getName().contains("retention")) {
+					inPurge.countDown();
+					boolean wasInterrupted = awaitUninterruptibly(release);
+					interrupted.add(wasInterrupted);
+					if (wasInterrupted) {
+						Thread.currentThread().interrupt(); // into H2 as the interrupted thread would go
+					}
+				}
+			});
+			JdbcTransport transport = transport(faults, settings);
+			send(transport, 20);
+			MessageSource source = subscribe(transport, ConsumptionMode.CLUSTERING, new Events());
+			assertThat(pollAll(source, 20)).hasSize(20);
+			source.commitSync(Map.of(queue(0), 20L));
+			source.close();
+			this.clock.advance(Duration.ofSeconds(10)); // every message is consumed and expired
+			assertThat(inPurge.await(20, TimeUnit.SECONDS)).as("the retention thread purges").isTrue();
+
+			Thread closer = new Thread(transport::close, "closer");
+			closer.start();
+			await().atMost(Duration.ofSeconds(20)).until(() -> !closer.isAlive()
+					|| closer.getState() == Thread.State.TIMED_WAITING || closer.getState() == Thread.State.WAITING);
+			release.countDown();
+			closer.join(TimeUnit.SECONDS.toMillis(30));
+			assertThat(closer.isAlive()).as("close returned").isFalse();
+
+			try (JdbcTransport again = transport(dataSource, settings)) {
+				send(again, 1);
+				assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix() + "message"))
+					.isBetween(1, 21);
+			}
+			assertThat(interrupted).as("the retention thread was interrupted inside JDBC").containsExactly(false);
+		}
+	}
+
+	/** Waits for the latch through interrupts; returns whether the thread was interrupted meanwhile. */
+	private static boolean awaitUninterruptibly(CountDownLatch latch) {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				if (latch.await(30, TimeUnit.SECONDS)) {
+					return interrupted;
+				}
+				throw new IllegalStateException("never released");
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
 			}
 		}
 	}
