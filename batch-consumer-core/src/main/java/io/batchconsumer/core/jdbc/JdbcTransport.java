@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -79,6 +80,9 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	/** Makes the owner id of each source unique within this process. */
 	private final AtomicInteger sourceCount = new AtomicInteger();
 
+	/** Makes the owner ids unique across processes that share a stable instance id. */
+	private final String ownerSuffix = UUID.randomUUID().toString().substring(0, 8);
+
 	/**
 	 * Creates the transport; payloads other than {@code String} and {@code byte[]} are rejected.
 	 * @param dataSource the database
@@ -108,6 +112,10 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		this.sql = new Sql(dataSource);
 		this.tables = JdbcTables.of(settings.tablePrefix());
 		this.schema = new JdbcSchema(dataSource, this.tables);
+		if (JdbcSettings.isRandomInstanceId(settings.instanceId())) {
+			logger.warn("The JDBC transport's instance id {} is random (the host name is unknown): broadcast consumers "
+					+ "replay every message after a restart; set batch-consumer.instance-id", settings.instanceId());
+		}
 		this.schema.makeCommitsDurable();
 		initializeSchema();
 		this.topics = new Topics(this.sql, this.tables, settings.queuesPerTopic(), clock);
@@ -140,7 +148,8 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	public MessageSource createSource(ContainerOptions options) {
 		boolean broadcast = options.mode() == ConsumptionMode.BROADCAST;
 		String consumerKey = broadcast ? options.group() + "@" + this.settings.instanceId() : options.group();
-		String owner = this.settings.instanceId() + "-" + options.id() + "-" + this.sourceCount.incrementAndGet();
+		String owner = this.settings.instanceId() + "-" + options.id() + "-" + this.sourceCount.incrementAndGet() + "-"
+				+ this.ownerSuffix;
 		QueueLeases leases = broadcast ? null
 				: new QueueLeases(this.tables, options.group(), owner, this.settings.leaseDuration());
 		Rebalancer rebalancer = new Rebalancer(this.sql, this.topics, new ConsumerOffsets(this.tables), leases,
@@ -168,6 +177,14 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	 */
 	public long oneWayFailures() {
 		return this.producer.oneWayFailures();
+	}
+
+	/**
+	 * This instance's id, the suffix of its broadcast consumers' offsets.
+	 * @return the id of the settings
+	 */
+	public String instanceId() {
+		return this.settings.instanceId();
 	}
 
 	/**

@@ -189,6 +189,40 @@ class JdbcFaultRegressionTests {
 		}
 	}
 
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void theDefaultInstanceIdIsStableSoABroadcastConsumerResumesAfterARestartInsteadOfReplayingEverything(
+			TestDatabases.Kind kind) {
+		JdbcSettings first = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			try (JdbcTransport transport = transport(dataSource, first)) {
+				send(transport, 8);
+				MessageSource source = subscribe(transport, ConsumptionMode.BROADCAST, new Events());
+				assertThat(pollAll(source, 8)).hasSize(8);
+				source.commitSync(Map.of(queue(0), 5L));
+				source.close();
+			}
+			// The restarted process builds its settings from the defaults again.
+			JdbcSettings restarted = JdbcSettings.defaults().withTablePrefix(first.tablePrefix()).withQueuesPerTopic(1)
+				.withInitializeSchema(SchemaInitialization.ALWAYS);
+			assertThat(restarted.instanceId()).isEqualTo(first.instanceId());
+			try (JdbcTransport transport = transport(dataSource, restarted)) {
+				MessageSource source = subscribe(transport, ConsumptionMode.BROADCAST, new Events());
+				assertThat(pollAll(source, 3)).extracting(Message::offset).containsExactly(5L, 6L, 7L);
+				source.close();
+			}
+		}
+	}
+
+	@Test
+	void theDefaultInstanceIdIsTheHostNameAndTheApplicationName() throws Exception {
+		String host = java.net.InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9._-]", "");
+		assertThat(JdbcSettings.defaults().instanceId()).isEqualTo(host);
+		assertThat(JdbcSettings.defaultInstanceId("orders")).isEqualTo(host + "-orders");
+		assertThat(JdbcSettings.defaultInstanceId(" ")).isEqualTo(host);
+		assertThat(JdbcSettings.isRandomInstanceId(JdbcSettings.defaultInstanceId("orders"))).isFalse();
+	}
+
 	private JdbcTransport transport(javax.sql.DataSource dataSource, JdbcSettings settings) {
 		return new JdbcTransport(dataSource, settings, (Function<Object, byte[]>) (payload) -> {
 			throw new IllegalArgumentException("no payload serializer in this test");

@@ -107,8 +107,9 @@ class JdbcSchemaAndSettingsTests {
 		assertThat(defaults.leaseDuration()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(defaults.retention()).isEqualTo(Duration.ofDays(7));
 		assertThat(defaults.initializeSchema()).isEqualTo(SchemaInitialization.EMBEDDED);
-		assertThat(defaults.instanceId()).matches(".+-\\d+-[0-9a-f]{8}");
-		assertThat(JdbcSettings.defaults().instanceId()).isNotEqualTo(defaults.instanceId());
+		assertThat(defaults.instanceId()).as("stable across restarts (issue 12, defect 9)")
+			.isEqualTo(JdbcSettings.defaults().instanceId())
+			.isEqualTo(JdbcSettings.defaultInstanceId(null));
 	}
 
 	@Test
