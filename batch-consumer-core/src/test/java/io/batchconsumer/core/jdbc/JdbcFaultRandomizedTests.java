@@ -165,14 +165,34 @@ class JdbcFaultRandomizedTests {
 			this.faults.enabled(false);
 			try (JdbcTransport transport = new JdbcTransport(this.faults, this.settings)) {
 				produce(transport);
-				int count = this.containers;
-				ConsumptionMode mode = (count == 1 && this.random.nextInt(5) == 0) ? ConsumptionMode.BROADCAST
-						: ConsumptionMode.CLUSTERING;
-				String group = (mode == ConsumptionMode.BROADCAST) ? GROUP + "@" + transport.instanceId() : GROUP;
-				addFaults();
-				this.faults.enabled(true);
-				List<BatchContainer> started = new ArrayList<>();
-				for (int i = 0; i < count; i++) {
+				consumeWithFaults(transport);
+			}
+			finally {
+				this.faults.enabled(false);
+				this.rules.forEach((rule) -> injected.computeIfAbsent(rule.name(), (n) -> new AtomicLong())
+					.addAndGet(rule.injected()));
+				runs.incrementAndGet();
+			}
+			try {
+				this.guarantee.assertEverythingFinished(TOPIC);
+			}
+			catch (AssertionError ex) {
+				lost.incrementAndGet();
+				throw ex;
+			}
+			this.guarantee.assertNoViolations();
+			assertThat(deadLettered()).as("poison messages dead-lettered").containsAll(this.poison);
+		}
+
+		private void consumeWithFaults(JdbcTransport transport) {
+			ConsumptionMode mode = (this.containers == 1 && this.random.nextInt(5) == 0) ? ConsumptionMode.BROADCAST
+					: ConsumptionMode.CLUSTERING;
+			String group = (mode == ConsumptionMode.BROADCAST) ? GROUP + "@" + transport.instanceId() : GROUP;
+			addFaults();
+			this.faults.enabled(true);
+			List<BatchContainer> started = new ArrayList<>();
+			try {
+				for (int i = 0; i < this.containers; i++) {
 					started.add(start(transport, "c" + i, mode, group));
 				}
 				try {
@@ -185,25 +205,12 @@ class JdbcFaultRandomizedTests {
 				}
 				this.faults.enabled(false);
 				awaitCommittedToTheEnd(group);
+			}
+			finally {
 				for (BatchContainer container : started) {
 					assertThat(container.stop()).as("stopped in time").isTrue();
 				}
 			}
-			finally {
-				this.faults.enabled(false);
-				this.rules.forEach((rule) -> injected.computeIfAbsent(rule.name(), (n) -> new AtomicLong())
-					.addAndGet(rule.injected()));
-				runs.incrementAndGet();
-			}
-			this.guarantee.assertNoViolations();
-			try {
-				this.guarantee.assertEverythingFinished(TOPIC);
-			}
-			catch (AssertionError ex) {
-				lost.incrementAndGet();
-				throw ex;
-			}
-			assertThat(deadLettered()).as("poison messages dead-lettered").containsAll(this.poison);
 		}
 
 		private void awaitCommittedToTheEnd(String group) {
