@@ -2,7 +2,6 @@ package io.batchconsumer.testsupport;
 
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
@@ -15,7 +14,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
@@ -39,9 +37,6 @@ import javax.sql.DataSource;
  * <p>Threading: thread-safe; rules may be added, and injection switched on and off, while it is used.
  */
 public final class FaultyDataSource implements DataSource {
-
-	private static final Set<String> EXECUTE = Set.of("execute", "executeQuery", "executeUpdate", "executeBatch",
-			"executeLargeUpdate", "executeLargeBatch");
 
 	private final DataSource target;
 
@@ -191,7 +186,7 @@ public final class FaultyDataSource implements DataSource {
 			if (name.equals("close") || name.equals("isClosed") || name.equals("unwrap")
 					|| name.equals("isWrapperFor") || name.equals("hashCode") || name.equals("equals")
 					|| name.equals("toString")) {
-				return invokeReal(this.real, method, args);
+				return StatementHandler.invokeReal(this.real, method, args);
 			}
 			if (this.broken) {
 				throw new SQLNonTransientConnectionException("Injected fault: the connection was reset", "08003");
@@ -199,15 +194,16 @@ public final class FaultyDataSource implements DataSource {
 			return switch (name) {
 				case "commit" -> endTransaction("COMMIT", method, args);
 				case "rollback" -> endTransaction("ROLLBACK", method, args);
-				case "setAutoCommit" -> statement("SET AUTOCOMMIT", false, () -> invokeReal(this.real, method, args));
+				case "setAutoCommit" -> statement("SET AUTOCOMMIT", false, () -> StatementHandler.invokeReal(this.real,
+						method, args));
 				case "createStatement", "prepareStatement", "prepareCall" -> wrapStatement(method, args);
-				default -> invokeReal(this.real, method, args);
+				default -> StatementHandler.invokeReal(this.real, method, args);
 			};
 		}
 
 		private Object endTransaction(String sql, Method method, Object[] args) throws Throwable {
 			try {
-				return statement(sql, false, () -> invokeReal(this.real, method, args));
+				return statement(sql, false, () -> StatementHandler.invokeReal(this.real, method, args));
 			}
 			finally {
 				this.position = 0;
@@ -215,16 +211,16 @@ public final class FaultyDataSource implements DataSource {
 		}
 
 		private Object wrapStatement(Method method, Object[] args) throws Throwable {
-			Statement statement = (Statement) invokeReal(this.real, method, args);
+			Statement statement = (Statement) StatementHandler.invokeReal(this.real, method, args);
 			String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text : null;
 			Class<?> type = (statement instanceof CallableStatement) ? CallableStatement.class
 					: (statement instanceof PreparedStatement) ? PreparedStatement.class : Statement.class;
 			return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { type },
-					new StatementHandler(this, statement, sql));
+					new StatementHandler(this::statement, statement, sql));
 		}
 
 		/** Runs a statement unless a rule fails it; counts it in the transaction. */
-		Object statement(String sql, boolean counted, Call call) throws Throwable {
+		Object statement(String sql, boolean counted, StatementHandler.Call call) throws Throwable {
 			if (this.broken) {
 				throw new SQLNonTransientConnectionException("Injected fault: the connection was reset", "08003");
 			}
@@ -248,50 +244,6 @@ public final class FaultyDataSource implements DataSource {
 			throw fault.exception(sql);
 		}
 
-	}
-
-	/** Fails the executions of one statement as the rules say. */
-	private static final class StatementHandler implements InvocationHandler {
-
-		private final ConnectionHandler connection;
-
-		private final Statement real;
-
-		private final String sql;
-
-		StatementHandler(ConnectionHandler connection, Statement real, String sql) {
-			this.connection = connection;
-			this.real = real;
-			this.sql = sql;
-		}
-
-		@Override
-		public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-			if (!EXECUTE.contains(method.getName())) {
-				return invokeReal(this.real, method, args);
-			}
-			String text = (args != null && args.length > 0 && args[0] instanceof String given) ? given
-					: (this.sql != null) ? this.sql : "BATCH";
-			return this.connection.statement(text, true, () -> invokeReal(this.real, method, args));
-		}
-
-	}
-
-	/** A call to the real object. */
-	@FunctionalInterface
-	private interface Call {
-
-		Object run() throws Throwable;
-
-	}
-
-	private static Object invokeReal(Object target, Method method, Object[] args) throws Throwable {
-		try {
-			return method.invoke(target, args);
-		}
-		catch (InvocationTargetException ex) {
-			throw ex.getCause();
-		}
 	}
 
 	@Override

@@ -236,8 +236,7 @@ final class Rebalancer {
 			}
 		}
 		catch (RuntimeException ex) {
-			// What was taken is owned: the engine must know it before the error goes up, or those
-			// queues would be leased, fetched and dropped, never committed, until a restart.
+			// Owned now: unannounced, they would be leased, fetched, dropped and never committed.
 			this.nextRebalance = 0; // take the rest at the next poll
 			if (!assigned.isEmpty()) {
 				listener.onAssigned(assigned);
