@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.MessageSource;
@@ -24,7 +25,8 @@ import io.batchconsumer.core.TopicPartition;
 /**
  * Reads the message table for one container. Each poll reads every owned, non-paused queue from
  * its position with one {@code SELECT ... WHERE msg_offset >= ? ORDER BY msg_offset LIMIT ?},
- * up to the pull batch size in total, starting with a different queue each time so that one busy
+ * up to the pull batch size in total, in one transaction ({@link QueueReader}; positions move only
+ * after it committed), starting with a different queue each time so that one busy
  * queue cannot starve the others. While nothing is there it looks again every
  * {@value #RECHECK_MILLIS} ms (at once when a producer of this process stored something in a
  * subscribed topic) until the timeout, and returns at once after {@link #wakeup()}.
@@ -48,6 +50,8 @@ final class JdbcMessageSource implements MessageSource {
 	private final JdbcTables tables;
 
 	private final ConsumerOffsets offsets;
+
+	private final QueueReader reader;
 
 	private final Rebalancer rebalancer;
 
@@ -80,10 +84,11 @@ final class JdbcMessageSource implements MessageSource {
 	private long endOffsetsReadAt = System.nanoTime() - END_OFFSETS_REFRESH_NANOS;
 
 	JdbcMessageSource(Sql sql, JdbcTables tables, Rebalancer rebalancer, String consumerKey, int pullBatchSize,
-			Clock clock, Runnable onClose) {
+			Clock clock, AtomicLong offsetGaps, Runnable onClose) {
 		this.sql = sql;
 		this.tables = tables;
 		this.offsets = new ConsumerOffsets(tables);
+		this.reader = new QueueReader(sql, tables, consumerKey, offsetGaps);
 		this.rebalancer = rebalancer;
 		this.consumerKey = consumerKey;
 		this.pullBatchSize = pullBatchSize;
@@ -147,37 +152,14 @@ final class JdbcMessageSource implements MessageSource {
 			return List.of();
 		}
 		int start = Math.floorMod(this.rotation++, readable.size());
-		return this.sql.inTransaction("Polling", (connection) -> {
-			List<Message<byte[]>> messages = new ArrayList<>();
-			try (PreparedStatement select = connection.prepareStatement(
-					"SELECT msg_offset, msg_key, headers, payload, created_at FROM " + this.tables.message()
-							+ " WHERE topic = ? AND queue_id = ? AND msg_offset >= ?"
-							// The whole key, so that H2 reads the index in order and stops at the limit.
-							+ " ORDER BY topic, queue_id, msg_offset LIMIT ?")) {
-				for (int i = 0; i < readable.size() && messages.size() < this.pullBatchSize; i++) {
-					read(select, readable.get((start + i) % readable.size()), this.pullBatchSize - messages.size(),
-							messages);
-				}
-			}
-			return messages;
-		});
-	}
-
-	private static void read(PreparedStatement select, OwnedQueue queue, int limit, List<Message<byte[]>> into)
-			throws SQLException {
-		TopicPartition tp = queue.queue;
-		select.setString(1, tp.topic());
-		select.setInt(2, tp.partition());
-		select.setLong(3, queue.position);
-		select.setInt(4, limit);
-		try (ResultSet rs = select.executeQuery()) {
-			while (rs.next()) {
-				long offset = rs.getLong(1);
-				into.add(Message.raw(tp.topic(), tp.partition(), offset, rs.getString(2), rs.getBytes(4),
-						HeaderCodec.decode(rs.getString(3)), rs.getLong(5)));
-				queue.position = offset + 1;
-			}
+		List<OwnedQueue> order = new ArrayList<>(readable.size());
+		for (int i = 0; i < readable.size(); i++) {
+			order.add(readable.get((start + i) % readable.size()));
 		}
+		QueueReader.Batch batch = this.reader.read(order, this.pullBatchSize);
+		// Only now that the read transaction committed: a failed poll moved nothing.
+		batch.positions().forEach((queue, position) -> queue.position = position);
+		return batch.messages();
 	}
 
 	@Override

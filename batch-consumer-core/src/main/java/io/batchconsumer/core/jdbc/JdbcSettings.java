@@ -1,9 +1,10 @@
 package io.batchconsumer.core.jdbc;
 
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Settings of the JDBC transport, the {@code batch-consumer.jdbc.*} properties. The compact
@@ -14,8 +15,9 @@ import java.util.UUID;
  * @param leaseDuration clustering: how long a queue stays leased without a heartbeat, at least 1 second
  * @param retention consumed messages older than this are deleted, at least 1 second
  * @param initializeSchema when the tables are created
- * @param instanceId this process's id in the lease and instance tables, and the suffix of a
- * broadcast consumer's offsets; keep it stable across restarts for broadcast consumers
+ * @param instanceId this instance's id: the suffix of a broadcast consumer's offsets (so it must be
+ * stable across restarts, or a restarted broadcast consumer replays everything, and differ between
+ * two instances on one host) and the start of its lease owner ids (which get a per-process suffix)
  */
 public record JdbcSettings(String tablePrefix, int queuesPerTopic, Duration leaseDuration, Duration retention,
 		SchemaInitialization initializeSchema, String instanceId) {
@@ -44,14 +46,59 @@ public record JdbcSettings(String tablePrefix, int queuesPerTopic, Duration leas
 		}
 	}
 
+	/** Random instance ids handed out by {@link #defaultInstanceId} when the host name was unknown. */
+	private static final Set<String> RANDOM_IDS = ConcurrentHashMap.newKeySet();
+
 	/**
 	 * The defaults: prefix {@code bc_}, 4 queues a topic, leases of 30 s, 7 days of retention,
-	 * tables created for embedded databases, and a random instance id {@code hostname-pid-uuid8}.
+	 * tables created for embedded databases, and the instance id {@link #defaultInstanceId
+	 * defaultInstanceId(null)}, the host name.
 	 * @return the default settings
 	 */
 	public static JdbcSettings defaults() {
 		return new JdbcSettings("bc_", 4, Duration.ofSeconds(30), Duration.ofDays(7), SchemaInitialization.EMBEDDED,
-				randomInstanceId());
+				defaultInstanceId(null));
+	}
+
+	/**
+	 * An instance id that stays the same across restarts, as the Kafka transport's: the host name,
+	 * followed by {@code -<application>} when an application name is given (letters, digits,
+	 * {@code .}, {@code _} and {@code -} kept). Two instances of one application on one host must
+	 * be given ids of their own. Only when the host name cannot be found is it random
+	 * ({@code random-<uuid>}; see {@link #isRandomInstanceId}).
+	 * @param application the application name, e.g. {@code spring.application.name}; may be {@code null}
+	 * @return the id, at most 120 characters
+	 */
+	public static String defaultInstanceId(String application) {
+		String host;
+		try {
+			host = clean(InetAddress.getLocalHost().getHostName(), 60);
+		}
+		catch (Exception ex) {
+			host = "";
+		}
+		if (host.isEmpty()) {
+			String random = "random-" + UUID.randomUUID();
+			RANDOM_IDS.add(random);
+			return random;
+		}
+		String app = (application != null) ? clean(application, 59) : "";
+		return app.isEmpty() ? host : host + "-" + app;
+	}
+
+	/**
+	 * Whether an id was made up at random by {@link #defaultInstanceId} in this process: broadcast
+	 * consumers under it replay every message after a restart.
+	 * @param id the id
+	 * @return whether it is random
+	 */
+	public static boolean isRandomInstanceId(String id) {
+		return RANDOM_IDS.contains(id);
+	}
+
+	private static String clean(String text, int max) {
+		String kept = text.trim().replaceAll("[^A-Za-z0-9._-]", "");
+		return (kept.length() > max) ? kept.substring(0, max) : kept;
 	}
 
 	/**
@@ -118,22 +165,6 @@ public record JdbcSettings(String tablePrefix, int queuesPerTopic, Duration leas
 		if (value == null || value.compareTo(Duration.ofSeconds(1)) < 0) {
 			throw new IllegalArgumentException(property + " must be at least 1s but was " + value);
 		}
-	}
-
-	private static String randomInstanceId() {
-		String host;
-		try {
-			host = InetAddress.getLocalHost().getHostName();
-		}
-		catch (Exception ex) {
-			host = "localhost";
-		}
-		host = host.replaceAll("[^A-Za-z0-9._-]", "");
-		if (host.length() > 60) {
-			host = host.substring(0, 60);
-		}
-		return host + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
-				+ UUID.randomUUID().toString().substring(0, 8);
 	}
 
 }

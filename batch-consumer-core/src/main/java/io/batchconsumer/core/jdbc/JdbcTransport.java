@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -11,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
@@ -39,11 +41,16 @@ import io.batchconsumer.core.Transport;
  * <p>Threading: thread-safe. Besides the containers' owner threads it runs a daemon
  * {@code batch-consumer-jdbc-retention} thread (clean-up every minute or every retention / 10,
  * whichever is shorter) and stores one-way batches on a {@code batch-consumer-jdbc-oneway} thread,
- * which ends when idle; {@link #close()} stops both after the pending one-way batches are stored.
+ * which ends when idle; {@link #close()} stops both after the pending one-way batches are stored,
+ * by flags and bounded waits, never by interrupts (an interrupt inside JDBC makes H2 close a file
+ * database for every user of it).
  */
 public final class JdbcTransport implements Transport, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcTransport.class);
+
+	/** How long {@link #close()} waits for a running retention clean-up to finish its transaction. */
+	private static final long STOP_TIMEOUT_SECONDS = 10;
 
 	private final JdbcSettings settings;
 
@@ -70,8 +77,14 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	/** Sources of this process, told when a producer stored messages; concurrent set. */
 	private final Set<JdbcMessageSource> sources = ConcurrentHashMap.newKeySet();
 
+	/** Reads that found an offset missing in a queue (dense offsets make that a bug or data loss). */
+	private final AtomicLong offsetGaps = new AtomicLong();
+
 	/** Makes the owner id of each source unique within this process. */
 	private final AtomicInteger sourceCount = new AtomicInteger();
+
+	/** Makes the owner ids unique across processes that share a stable instance id. */
+	private final String ownerSuffix = UUID.randomUUID().toString().substring(0, 8);
 
 	/**
 	 * Creates the transport; payloads other than {@code String} and {@code byte[]} are rejected.
@@ -102,6 +115,10 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		this.sql = new Sql(dataSource);
 		this.tables = JdbcTables.of(settings.tablePrefix());
 		this.schema = new JdbcSchema(dataSource, this.tables);
+		if (JdbcSettings.isRandomInstanceId(settings.instanceId())) {
+			logger.warn("The JDBC transport's instance id {} is random (the host name is unknown): broadcast consumers "
+					+ "replay every message after a restart; set batch-consumer.instance-id", settings.instanceId());
+		}
 		this.schema.makeCommitsDurable();
 		initializeSchema();
 		this.topics = new Topics(this.sql, this.tables, settings.queuesPerTopic(), clock);
@@ -135,14 +152,15 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	public MessageSource createSource(ContainerOptions options) {
 		boolean broadcast = options.mode() == ConsumptionMode.BROADCAST;
 		String consumerKey = broadcast ? options.group() + "@" + this.settings.instanceId() : options.group();
-		String owner = this.settings.instanceId() + "-" + options.id() + "-" + this.sourceCount.incrementAndGet();
+		String owner = this.settings.instanceId() + "-" + options.id() + "-" + this.sourceCount.incrementAndGet() + "-"
+				+ this.ownerSuffix;
 		QueueLeases leases = broadcast ? null
 				: new QueueLeases(this.tables, options.group(), owner, this.settings.leaseDuration());
 		Rebalancer rebalancer = new Rebalancer(this.sql, this.topics, new ConsumerOffsets(this.tables), leases,
 				consumerKey, this.settings.leaseDuration(), this.clock);
 		JdbcMessageSource[] self = new JdbcMessageSource[1];
 		self[0] = new JdbcMessageSource(this.sql, this.tables, rebalancer, consumerKey, options.pullBatchSize(),
-				this.clock, () -> this.sources.remove(self[0]));
+				this.clock, this.offsetGaps, () -> this.sources.remove(self[0]));
 		this.sources.add(self[0]);
 		return self[0];
 	}
@@ -175,6 +193,24 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	}
 
 	/**
+	 * This instance's id, the suffix of its broadcast consumers' offsets.
+	 * @return the id of the settings
+	 */
+	public String instanceId() {
+		return this.settings.instanceId();
+	}
+
+	/**
+	 * How many times a poll found an offset missing in a queue: offsets are dense, so a gap means
+	 * messages a consumer never read were deleted (retention past a broadcast instance that was
+	 * away, or a manual delete) or a bug; each one is also logged as an error.
+	 * @return the count since start
+	 */
+	public long offsetGaps() {
+		return this.offsetGaps.get();
+	}
+
+	/**
 	 * Deletes consumed messages older than the retention now, as the retention thread does on its
 	 * schedule: messages below the committed position of every consumer of their queue.
 	 * @return how many messages were deleted
@@ -184,14 +220,21 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	}
 
 	/**
-	 * Stops the retention thread, and the one-way thread once every pending one-way batch is
-	 * stored (waiting up to 30 s). Sources are closed by their containers.
+	 * Stops the retention thread (a running clean-up stops after its current transaction; up to
+	 * 10 s are waited for it) and the one-way thread once every pending one-way batch is stored
+	 * (waiting up to 30 s). Neither is interrupted. Sources are closed by their containers.
 	 */
 	@Override
 	public void close() {
-		this.cleaner.shutdownNow();
+		// Never shutdownNow: an interrupt inside JDBC makes H2 close a file database for everyone.
+		this.retention.stop();
+		this.cleaner.shutdown();
 		this.oneWay.shutdown();
 		try {
+			if (!this.cleaner.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+				logger.warn("The retention clean-up was still running when the JDBC transport closed; it stops after "
+						+ "its current statement");
+			}
 			if (!this.oneWay.awaitTermination(30, TimeUnit.SECONDS)) {
 				logger.warn("One-way batches were still being stored when the JDBC transport closed");
 			}

@@ -222,15 +222,26 @@ final class Rebalancer {
 		assign(missing, owned, listener);
 	}
 
+	/** Takes the queues one by one and announces those taken, also when taking a later one failed. */
 	private void assign(List<TopicPartition> queues, Map<TopicPartition, OwnedQueue> owned,
 			RebalanceListener listener) {
 		List<TopicPartition> assigned = new ArrayList<>();
-		for (TopicPartition queue : queues) {
-			OwnedQueue taken = take(queue);
-			if (taken != null) {
-				owned.put(queue, taken);
-				assigned.add(queue);
+		try {
+			for (TopicPartition queue : queues) {
+				OwnedQueue taken = take(queue);
+				if (taken != null) {
+					owned.put(queue, taken);
+					assigned.add(queue);
+				}
 			}
+		}
+		catch (RuntimeException ex) {
+			// Owned now: unannounced, they would be leased, fetched, dropped and never committed.
+			this.nextRebalance = 0; // take the rest at the next poll
+			if (!assigned.isEmpty()) {
+				listener.onAssigned(assigned);
+			}
+			throw ex;
 		}
 		if (!assigned.isEmpty()) {
 			listener.onAssigned(assigned);

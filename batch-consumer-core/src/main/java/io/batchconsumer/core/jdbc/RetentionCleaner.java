@@ -24,8 +24,10 @@ import io.batchconsumer.core.TopicPartition;
  * <p>Deletes run in offset ranges of {@value #BATCH} rows, each its own short transaction, from
  * the oldest message up, and stop at the first range that still holds a message too young to go.
  *
- * <p>Threading: stateless apart from immutable fields; run by the transport's
- * {@code batch-consumer-jdbc-retention} thread or by a caller.
+ * <p>Threading: stateless apart from immutable fields and the {@link #stop()} flag; run by the
+ * transport's {@code batch-consumer-jdbc-retention} thread or by a caller. It is never interrupted
+ * (an interrupt inside JDBC makes H2 close a file database for everyone): {@link #stop()} sets a
+ * flag it looks at between two short transactions.
  */
 final class RetentionCleaner {
 
@@ -41,11 +43,19 @@ final class RetentionCleaner {
 
 	private final Clock clock;
 
+	/** Set by {@link #stop()} from the closing thread. */
+	private volatile boolean stopped;
+
 	RetentionCleaner(Sql sql, JdbcTables tables, Duration retention, Clock clock) {
 		this.sql = sql;
 		this.tables = tables;
 		this.retentionMillis = retention.toMillis();
 		this.clock = clock;
+	}
+
+	/** Makes a running purge stop after its current transaction, and later purges do nothing. */
+	void stop() {
+		this.stopped = true;
 	}
 
 	/**
@@ -54,11 +64,17 @@ final class RetentionCleaner {
 	 * @throws io.batchconsumer.core.SourceUnavailableException when the database failed
 	 */
 	int purge() {
+		if (this.stopped) {
+			return 0;
+		}
 		long cutoff = this.clock.millis() - this.retentionMillis;
 		Map<TopicPartition, Long> consumed = this.sql.inTransaction("Reading consumed positions",
 				(connection) -> consumed(connection, cutoff));
 		int deleted = 0;
 		for (Map.Entry<TopicPartition, Long> queue : consumed.entrySet()) {
+			if (this.stopped) {
+				break;
+			}
 			deleted += purge(queue.getKey(), queue.getValue(), cutoff);
 		}
 		if (deleted > 0) {
@@ -85,7 +101,7 @@ final class RetentionCleaner {
 	private int purge(TopicPartition queue, long below, long cutoff) {
 		Long lowest = this.sql.inTransaction("Reading the oldest message of " + queue, (c) -> lowest(c, queue));
 		int deleted = 0;
-		for (long from = (lowest != null) ? lowest : below; from < below; from += BATCH) {
+		for (long from = (lowest != null) ? lowest : below; from < below && !this.stopped; from += BATCH) {
 			long to = Math.min(below, from + BATCH);
 			long start = from;
 			int[] outcome = this.sql.inTransaction("Deleting expired messages of " + queue,

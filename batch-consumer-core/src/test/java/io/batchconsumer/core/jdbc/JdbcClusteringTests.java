@@ -9,8 +9,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -33,16 +31,6 @@ class JdbcClusteringTests {
 
 	@TempDir
 	Path dir;
-
-	@BeforeAll
-	static void startPostgres() {
-		databases.postgres();
-	}
-
-	@AfterAll
-	static void stopPostgres() throws Exception {
-		databases.close();
-	}
 
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)

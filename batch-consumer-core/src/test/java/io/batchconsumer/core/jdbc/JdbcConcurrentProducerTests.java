@@ -12,8 +12,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -45,16 +43,6 @@ class JdbcConcurrentProducerTests {
 
 	@TempDir
 	Path dir;
-
-	@BeforeAll
-	static void startPostgres() {
-		databases.postgres();
-	}
-
-	@AfterAll
-	static void stopPostgres() throws Exception {
-		databases.close();
-	}
 
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)

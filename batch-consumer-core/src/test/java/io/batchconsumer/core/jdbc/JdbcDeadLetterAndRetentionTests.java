@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,16 +34,6 @@ class JdbcDeadLetterAndRetentionTests {
 
 	@TempDir
 	Path dir;
-
-	@BeforeAll
-	static void startPostgres() {
-		databases.postgres();
-	}
-
-	@AfterAll
-	static void stopPostgres() throws Exception {
-		databases.close();
-	}
 
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)

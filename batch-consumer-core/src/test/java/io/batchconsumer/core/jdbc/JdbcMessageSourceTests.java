@@ -12,8 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,16 +40,6 @@ class JdbcMessageSourceTests {
 
 	@TempDir
 	Path dir;
-
-	@BeforeAll
-	static void startPostgres() {
-		databases.postgres();
-	}
-
-	@AfterAll
-	static void stopPostgres() throws Exception {
-		databases.close();
-	}
 
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)

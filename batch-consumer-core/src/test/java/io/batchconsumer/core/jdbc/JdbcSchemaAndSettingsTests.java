@@ -7,9 +7,9 @@ import java.time.Duration;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.batchconsumer.core.SendResult;
@@ -27,16 +27,6 @@ class JdbcSchemaAndSettingsTests {
 	@TempDir
 	Path dir;
 
-	@BeforeAll
-	static void startPostgres() {
-		databases.postgres();
-	}
-
-	@AfterAll
-	static void stopPostgres() throws Exception {
-		databases.close();
-	}
-
 	@Test
 	void embeddedModeCreatesTablesOnH2AndMakesItsCommitsDurable() throws Exception {
 		JdbcSettings settings = TestDatabases.settings().withInitializeSchema(SchemaInitialization.EMBEDDED);
@@ -48,10 +38,12 @@ class JdbcSchemaAndSettingsTests {
 		}
 	}
 
-	@Test
-	void embeddedModeLeavesPostgresqlAloneAndAlwaysCreatesItsTablesIdempotently() throws Exception {
+	@ParameterizedTest
+	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
+	void embeddedModeLeavesAServerDatabaseAloneAndAlwaysCreatesItsTablesIdempotently(TestDatabases.Kind kind)
+			throws Exception {
 		JdbcSettings settings = TestDatabases.settings().withInitializeSchema(SchemaInitialization.EMBEDDED);
-		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.POSTGRESQL, this.dir, 2)) {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 2)) {
 			try (JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
 				assertThat(tables(dataSource, settings)).isEmpty();
 			}
@@ -115,8 +107,9 @@ class JdbcSchemaAndSettingsTests {
 		assertThat(defaults.leaseDuration()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(defaults.retention()).isEqualTo(Duration.ofDays(7));
 		assertThat(defaults.initializeSchema()).isEqualTo(SchemaInitialization.EMBEDDED);
-		assertThat(defaults.instanceId()).matches(".+-\\d+-[0-9a-f]{8}");
-		assertThat(JdbcSettings.defaults().instanceId()).isNotEqualTo(defaults.instanceId());
+		assertThat(defaults.instanceId()).as("stable across restarts (issue 12, defect 9)")
+			.isEqualTo(JdbcSettings.defaults().instanceId())
+			.isEqualTo(JdbcSettings.defaultInstanceId(null));
 	}
 
 	@Test

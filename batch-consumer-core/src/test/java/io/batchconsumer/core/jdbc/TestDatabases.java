@@ -1,7 +1,6 @@
 package io.batchconsumer.core.jdbc;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
@@ -12,34 +11,39 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import io.batchconsumer.testsupport.SharedMariaDb;
+import io.batchconsumer.testsupport.SharedPostgres;
+
 /**
- * Real databases for the JDBC transport tests: an H2 file database in a temporary directory, or
- * the embedded PostgreSQL a test class starts once. Each test uses its own table prefix.
+ * Real databases for the JDBC transport tests: an H2 file database in a temporary directory, the
+ * embedded PostgreSQL or the MariaDB server shared by every test of the JVM
+ * ({@link SharedPostgres}, {@link SharedMariaDb}). Each test uses its own table prefix.
  *
  * <p>Threading: used by one test at a time.
  */
 final class TestDatabases implements AutoCloseable {
 
-	private EmbeddedPostgres postgres;
+	/** The database of the shared MariaDB server these tests use, created on first use. */
+	private static String mariaDbUrl;
 
 	/** The kinds of database the tests run on. */
 	enum Kind {
 
-		H2, POSTGRESQL
+		H2, POSTGRESQL, MARIADB
 
 	}
 
-	/** Starts PostgreSQL when a test of the class needs it, then keeps it. */
+	/** The shared PostgreSQL, started on first use. */
 	EmbeddedPostgres postgres() {
-		if (this.postgres == null) {
-			try {
-				this.postgres = EmbeddedPostgres.builder().start();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
+		return SharedPostgres.server();
+	}
+
+	/** The URL of this JVM's MariaDB test database, created on first use. */
+	static synchronized String mariaDb() {
+		if (mariaDbUrl == null) {
+			mariaDbUrl = SharedMariaDb.newDatabase();
 		}
-		return this.postgres;
+		return mariaDbUrl;
 	}
 
 	/**
@@ -55,8 +59,11 @@ final class TestDatabases implements AutoCloseable {
 			// No WRITE_DELAY=0 in the URL on purpose: the transport must set it itself.
 			config.setJdbcUrl("jdbc:h2:file:" + dir.resolve("queue").toAbsolutePath());
 		}
+		else if (kind == Kind.MARIADB) {
+			config.setJdbcUrl(mariaDb());
+		}
 		else {
-			config.setJdbcUrl(postgres().getJdbcUrl("postgres", "postgres"));
+			config.setJdbcUrl(SharedPostgres.jdbcUrl());
 		}
 		config.setMaximumPoolSize(poolSize);
 		config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
@@ -95,11 +102,9 @@ final class TestDatabases implements AutoCloseable {
 		}
 	}
 
+	/** Nothing to do: the shared servers stop when the JVM exits. */
 	@Override
 	public void close() throws IOException {
-		if (this.postgres != null) {
-			this.postgres.close();
-		}
 	}
 
 }

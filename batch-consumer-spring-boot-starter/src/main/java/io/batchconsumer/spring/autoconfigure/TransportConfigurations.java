@@ -52,7 +52,7 @@ final class TransportConfigurations {
 			warnIfH2ClosesBeforeTheDrain(environment.getProperty("spring.datasource.url"));
 			BatchConsumerProperties.Jdbc jdbc = properties.getJdbc();
 			String instanceId = (properties.getInstanceId() != null) ? properties.getInstanceId()
-					: JdbcSettings.defaults().instanceId();
+					: JdbcSettings.defaultInstanceId(environment.getProperty("spring.application.name"));
 			return new JdbcTransport(dataSource, jdbcSettings(jdbc, instanceId), converter::write);
 		}
 

@@ -156,6 +156,16 @@ class BatchConsumerAutoConfigurationTests {
 	}
 
 	@Test
+	void theJdbcInstanceIdDefaultsToTheHostAndApplicationNameSoItSurvivesARestart() {
+		this.runner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:instanceid;DB_CLOSE_DELAY=-1",
+					"spring.application.name=orders")
+			.run((context) -> assertThat(context.getBean(JdbcTransport.class).instanceId())
+				.isEqualTo(io.batchconsumer.core.jdbc.JdbcSettings.defaultInstanceId("orders"))
+				.endsWith("-orders"));
+	}
+
+	@Test
 	void aUserTransportWinsOverTheJdbcTransport() {
 		this.runner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
 			.withUserConfiguration(InMemoryTransportConfiguration.class)
