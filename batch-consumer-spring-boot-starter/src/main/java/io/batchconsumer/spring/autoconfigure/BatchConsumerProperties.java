@@ -35,9 +35,9 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 
 	/**
 	 * Id of this instance: the owner of its JDBC queue leases and, in broadcast mode, the key of its
-	 * own offsets (Kafka group '<group>-<instance id>'). Give each instance a stable one when
-	 * broadcast consumers must resume after a restart. Defaults to a random id for JDBC and to the
-	 * host name for Kafka.
+	 * own offsets (Kafka group '<group>-<instance id>'). Defaults to the host name (JDBC: host name
+	 * and 'spring.application.name'), stable across restarts; give each instance on one host its own
+	 * when several broadcast consumers share the host.
 	 */
 	private String instanceId;
 
@@ -207,8 +207,9 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 		private Duration retention = Duration.ofDays(7);
 
 		/**
-		 * Id of this instance in the lease table and in broadcast offsets. Defaults to a random
-		 * 'host-pid-uuid'; set a stable one for broadcast consumers that must resume after a restart.
+		 * Id of this instance in the lease table and in broadcast offsets. Defaults to
+		 * '<host>-<spring.application.name>', stable across restarts (lease owners add a per-process
+		 * suffix, so two processes never share a lease).
 		 */
 		private String instanceId;
 
