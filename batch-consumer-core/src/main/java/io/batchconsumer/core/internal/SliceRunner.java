@@ -49,6 +49,10 @@ final class SliceRunner {
 		this.counters = counters;
 	}
 
+	ContainerObserver observer() {
+		return this.observer;
+	}
+
 	void halt() {
 		this.halted = true;
 	}

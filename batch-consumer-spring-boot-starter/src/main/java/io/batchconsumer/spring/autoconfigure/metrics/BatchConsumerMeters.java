@@ -2,6 +2,7 @@ package io.batchconsumer.spring.autoconfigure.metrics;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
@@ -25,25 +27,30 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 
+import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.PartitionStats;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.spring.autoconfigure.ContainerObserverFactory;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**
  * Binds the {@code batch.consumer.*} meters of every listener to a {@link MeterRegistry}, and keeps
- * the per-partition ones in step with the assignment: every refresh adds the gauges of newly
- * assigned partitions and removes every per-partition meter (gauges and the slice timer) of a
- * partition that left the listener's snapshot — revoked, lost, or its container stopped.
+ * the per-partition ones in step with the assignment. As a {@link ContainerObserverFactory} it
+ * binds a listener's meters when its container is created, and its observer binds the gauges of a
+ * partition when the container is assigned it and removes every per-partition meter (gauges and
+ * the slice timer) when the container gives it up — so every meter is there from the first
+ * second. The refresh every {@code metrics.refresh-interval} is only a safety net for containers
+ * created without this observer: it does the same from the published snapshots.
  *
  * <p>With {@code perPartition} off, the four partition gauges are published once per listener as
  * sums instead; a meter name always has one set of tag keys.
  *
- * <p>Threading: {@link #refresh()} is {@code synchronized}; it runs on the
- * {@code batch-consumer-metrics} daemon thread every refresh interval while running, and may be
- * called from any thread. Gauges are read on scrape threads through {@link ListenerStats}.
+ * <p>Threading: {@link #refresh()} and the binding methods are {@code synchronized}; the refresh runs
+ * on the {@code batch-consumer-metrics} daemon thread, the assignment observers on each container's
+ * owner thread. Gauges are read on scrape threads through {@link ListenerStats}.
  */
-public final class BatchConsumerMeters implements SmartLifecycle {
+public final class BatchConsumerMeters implements SmartLifecycle, ContainerObserverFactory {
 
 	/** Tag: the listener id. */
 	public static final String LISTENER = "listener";
@@ -67,7 +74,8 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 
 	private final MeterRegistry meterRegistry;
 
-	private final BatchListenerContainerRegistry containers;
+	/** Looked up when first needed: the registry's containers are created with this factory's observers. */
+	private final Supplier<BatchListenerContainerRegistry> containers;
 
 	private final boolean perPartition;
 
@@ -76,8 +84,11 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 	/** Listeners whose meters are bound; read by the refresher, concurrent for {@link #isBound}. */
 	private final Map<String, ListenerStats> listeners = new ConcurrentHashMap<>();
 
-	/** The partitions whose gauges are bound, per listener; only {@link #refresh()} touches it. */
+	/** The partitions whose gauges are bound, per listener; guarded by {@code this}. */
 	private final Map<String, Set<TopicPartition>> boundPartitions = new HashMap<>();
+
+	/** Listeners whose containers tell this binder of their assignment; guarded by {@code this}. */
+	private final Set<String> observed = new HashSet<>();
 
 	/** Set by {@link #start()} and {@link #stop()}, which the context calls on one thread. */
 	private volatile ScheduledExecutorService refresher;
@@ -91,6 +102,18 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 	 */
 	public BatchConsumerMeters(MeterRegistry meterRegistry, BatchListenerContainerRegistry containers,
 			boolean perPartition, Duration refreshInterval) {
+		this(meterRegistry, () -> containers, perPartition, refreshInterval);
+	}
+
+	/**
+	 * Creates the binder with a registry that is looked up when first needed.
+	 * @param meterRegistry where the meters go
+	 * @param containers gives the listener containers
+	 * @param perPartition whether gauges are tagged by topic and partition
+	 * @param refreshInterval how often partitions are looked at again
+	 */
+	public BatchConsumerMeters(MeterRegistry meterRegistry, Supplier<BatchListenerContainerRegistry> containers,
+			boolean perPartition, Duration refreshInterval) {
 		this.meterRegistry = meterRegistry;
 		this.containers = containers;
 		this.perPartition = perPartition;
@@ -102,9 +125,10 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 	 * partitions and removes the per-partition meters of partitions no longer assigned.
 	 */
 	public synchronized void refresh() {
-		for (String id : this.containers.getListenerIds()) {
+		for (String id : this.containers.get().getListenerIds()) {
 			ListenerStats stats = this.listeners.computeIfAbsent(id, this::bindListener);
-			if (this.perPartition) {
+			// A snapshot is up to 100 ms old: for an observed listener it would undo the latest events.
+			if (this.perPartition && !this.observed.contains(id)) {
 				ContainerStats snapshot = stats.latest();
 				Set<TopicPartition> assigned = (snapshot != null) ? snapshot.partitions()
 					.stream()
@@ -119,6 +143,55 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 					}
 				}
 			}
+		}
+	}
+
+	/**
+	 * Binds the meters of a listener whose container is being created, and gives the container an
+	 * observer that binds and removes the per-partition meters as partitions come and go.
+	 * @param listenerId the listener id
+	 * @return the assignment observer
+	 */
+	@Override
+	public synchronized ContainerObserver create(String listenerId) {
+		this.listeners.computeIfAbsent(listenerId, this::bindListener);
+		this.observed.add(listenerId);
+		return new ContainerObserver() {
+
+			@Override
+			public void sliceProcessed(TopicPartition partition, int messages, long nanos, int failed) {
+			}
+
+			@Override
+			public void partitionsAssigned(Collection<TopicPartition> partitions) {
+				assigned(listenerId, partitions);
+			}
+
+			@Override
+			public void partitionsRevoked(Collection<TopicPartition> partitions) {
+				revoked(listenerId, partitions);
+			}
+
+		};
+	}
+
+	private synchronized void assigned(String id, Collection<TopicPartition> partitions) {
+		ListenerStats stats = this.listeners.computeIfAbsent(id, this::bindListener);
+		if (this.perPartition) {
+			Set<TopicPartition> bound = this.boundPartitions.computeIfAbsent(id, (key) -> new HashSet<>());
+			for (TopicPartition partition : partitions) {
+				if (bound.add(partition)) {
+					bindPartition(id, stats, partition);
+				}
+			}
+		}
+	}
+
+	private synchronized void revoked(String id, Collection<TopicPartition> partitions) {
+		if (this.perPartition) {
+			Set<TopicPartition> bound = this.boundPartitions.computeIfAbsent(id, (key) -> new HashSet<>());
+			partitions.forEach(bound::remove);
+			removeUnassigned(id, bound);
 		}
 	}
 
