@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetter;
@@ -76,9 +77,11 @@ final class SliceRunner {
 				return giveUp(slice, failure, attempt);
 			}
 			this.counters.retried.add(failure.messages.size());
+			slice.state = BatchStats.SliceState.RETRYING;
 			if (!pause(this.options.backoffBefore(attempt))) {
 				return false;
 			}
+			slice.state = BatchStats.SliceState.IN_FLIGHT;
 			pending = failure.messages;
 		}
 	}
@@ -86,6 +89,7 @@ final class SliceRunner {
 	private Failure deliver(Slice slice, List<Message<byte[]>> pending, int attempt) {
 		List<Message<byte[]>> delivered = (attempt == 1) ? pending
 				: pending.stream().map((message) -> message.withDeliveryAttempt(attempt)).toList();
+		slice.attempts = attempt;
 		long start = System.nanoTime();
 		Failure failure;
 		try {
