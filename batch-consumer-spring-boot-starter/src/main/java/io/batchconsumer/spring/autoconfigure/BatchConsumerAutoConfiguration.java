@@ -56,6 +56,7 @@ public final class BatchConsumerAutoConfiguration {
 	 * @param environment for {@code spring.application.name}, the default group
 	 * @param customizers the customizers, in order
 	 * @param observerFactories give each container its observers, in order
+	 * @param decorators wrap each container's listener, in order
 	 * @param transport the transport
 	 * @param converter the payload converter
 	 * @return the factory
@@ -64,11 +65,11 @@ public final class BatchConsumerAutoConfiguration {
 	@ConditionalOnMissingBean
 	BatchContainerFactory batchContainerFactory(BatchConsumerProperties properties, Environment environment,
 			ObjectProvider<BatchContainerCustomizer> customizers, ObjectProvider<ContainerObserverFactory> observerFactories,
-			Transport transport, PayloadConverter converter) {
+			ObjectProvider<SliceListenerDecorator> decorators, Transport transport, PayloadConverter converter) {
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
 				environment.getProperty("spring.application.name"));
 		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(),
-				observerFactories.orderedStream().toList(), transport, converter);
+				observerFactories.orderedStream().toList(), decorators.orderedStream().toList(), transport, converter);
 	}
 
 	/**

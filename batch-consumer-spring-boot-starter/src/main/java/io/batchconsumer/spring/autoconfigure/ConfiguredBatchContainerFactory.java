@@ -6,6 +6,7 @@ import org.springframework.aop.support.AopUtils;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
@@ -16,7 +17,8 @@ import io.batchconsumer.spring.listener.PayloadConverter;
 /**
  * Creates each listener's container from the {@code batch-consumer.*} properties, the
  * annotation, the {@link BatchContainerCustomizer}s and the configured {@link Transport}; each
- * container is observed by what the {@link ContainerObserverFactory} beans give it.
+ * container is observed by what the {@link ContainerObserverFactory} beans give it, and its listener
+ * wrapped by the {@link SliceListenerDecorator}s.
  *
  * <p>Threading: stateless after construction.
  */
@@ -28,15 +30,24 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final List<ContainerObserverFactory> observerFactories;
 
+	private final List<SliceListenerDecorator> decorators;
+
 	private final Transport transport;
 
 	private final PayloadConverter converter;
 
 	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
 			List<ContainerObserverFactory> observerFactories, Transport transport, PayloadConverter converter) {
+		this(resolver, customizers, observerFactories, List.of(), transport, converter);
+	}
+
+	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
+			List<ContainerObserverFactory> observerFactories, List<SliceListenerDecorator> decorators,
+			Transport transport, PayloadConverter converter) {
 		this.resolver = resolver;
 		this.customizers = List.copyOf(customizers);
 		this.observerFactories = List.copyOf(observerFactories);
+		this.decorators = List.copyOf(decorators);
 		this.transport = transport;
 		this.converter = converter;
 	}
@@ -50,8 +61,11 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 					+ "JSON mapper: add spring-boot-starter-jackson or take String or byte[]");
 		}
 		ContainerOptions options = customize(this.resolver.resolve(endpoint.id(), endpoint));
-		return new BatchContainer(options, this.transport.createSource(options),
-				new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter),
+		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter);
+		for (int i = this.decorators.size() - 1; i >= 0; i--) {
+			listener = this.decorators.get(i).decorate(options, listener);
+		}
+		return new BatchContainer(options, this.transport.createSource(options), listener,
 				this.transport.deadLetterSink(options),
 				CompositeContainerObserver.of(options.id(), this.observerFactories));
 	}
