@@ -53,7 +53,8 @@ public final class BatchConsumerAutoConfiguration {
 	/**
 	 * Creates listener containers from the properties, the customizers and the transport.
 	 * @param properties the properties
-	 * @param environment for {@code spring.application.name}, the default group
+	 * @param environment for {@code spring.application.name}, the default group, and
+	 *        {@code spring.threads.virtual.enabled}
 	 * @param customizers the customizers, in order
 	 * @param observerFactories give each container its observers, in order
 	 * @param decorators wrap each container's listener, in order
@@ -69,7 +70,8 @@ public final class BatchConsumerAutoConfiguration {
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
 				environment.getProperty("spring.application.name"));
 		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(),
-				observerFactories.orderedStream().toList(), decorators.orderedStream().toList(), transport, converter);
+				observerFactories.orderedStream().toList(), decorators.orderedStream().toList(),
+				WorkerThreadsResolver.resolve(properties, environment, Runtime.version().feature()), transport, converter);
 	}
 
 	/**

@@ -89,6 +89,12 @@ public class BatchConsumerProperties implements Validator {
 	 */
 	private Duration shutdownTimeout = Duration.ofSeconds(30);
 
+	/**
+	 * Whether listener slices run on virtual threads (Java 21 or later; start-up fails before).
+	 * Unset follows spring.threads.virtual.enabled.
+	 */
+	private Boolean virtualThreads;
+
 	private final FlowControl flowControl = new FlowControl();
 
 	private final Commit commit = new Commit();
@@ -110,6 +116,14 @@ public class BatchConsumerProperties implements Validator {
 
 	public boolean isEnabled() {
 		return this.enabled;
+	}
+
+	public Boolean getVirtualThreads() {
+		return this.virtualThreads;
+	}
+
+	public void setVirtualThreads(Boolean virtualThreads) {
+		this.virtualThreads = virtualThreads;
 	}
 
 	public void setEnabled(boolean enabled) {

@@ -8,6 +8,7 @@ import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.WorkerThreads;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 import io.batchconsumer.spring.listener.BatchListenerMethodAdapter;
@@ -32,22 +33,25 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final List<SliceListenerDecorator> decorators;
 
+	private final WorkerThreads workerThreads;
+
 	private final Transport transport;
 
 	private final PayloadConverter converter;
 
 	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
 			List<ContainerObserverFactory> observerFactories, Transport transport, PayloadConverter converter) {
-		this(resolver, customizers, observerFactories, List.of(), transport, converter);
+		this(resolver, customizers, observerFactories, List.of(), WorkerThreads.PLATFORM, transport, converter);
 	}
 
 	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
 			List<ContainerObserverFactory> observerFactories, List<SliceListenerDecorator> decorators,
-			Transport transport, PayloadConverter converter) {
+			WorkerThreads workerThreads, Transport transport, PayloadConverter converter) {
 		this.resolver = resolver;
 		this.customizers = List.copyOf(customizers);
 		this.observerFactories = List.copyOf(observerFactories);
 		this.decorators = List.copyOf(decorators);
+		this.workerThreads = workerThreads;
 		this.transport = transport;
 		this.converter = converter;
 	}
@@ -67,7 +71,7 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		}
 		return new BatchContainer(options, this.transport.createSource(options), listener,
 				this.transport.deadLetterSink(options),
-				CompositeContainerObserver.of(options.id(), this.observerFactories));
+				CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads);
 	}
 
 	@Override
