@@ -22,8 +22,9 @@ import io.batchconsumer.core.kafka.KafkaTransport;
 /**
  * Platform versus virtual worker threads in the I/O-bound scenario (one partition, every record
  * sleeps uniformly 0–5 ms, slices of one record) at thread-size 16, 256 and 1024, in one run on an
- * in-process broker. Flow control is widened with the thread-size (count 4×, span 8×) so it does not
- * cap the concurrency being measured. Needs Java 21 or later:
+ * in-process broker. Each thread-size gets at least 400 records per thread (so a run lasts long
+ * enough to measure), and flow control is widened with the thread-size (count 4×, span 8×) so it
+ * does not cap the concurrency being measured. Needs Java 21 or later:
  *
  * <pre>
  * mvn -B -q -pl benchmarks -am -DskipTests package
@@ -42,7 +43,7 @@ public final class VirtualThreadsBench {
 
 	/**
 	 * Runs every pair and prints a table with the ratios.
-	 * @param args the record count (default 40,000) and repeats per cell (default 3, the median is kept)
+	 * @param args the least record count (default 40,000) and repeats per cell (default 3, the median is kept)
 	 * @throws Exception when the broker or a run fails
 	 */
 	public static void main(String[] args) throws Exception {
@@ -51,31 +52,36 @@ public final class VirtualThreadsBench {
 		}
 		int records = (args.length > 0) ? Integer.parseInt(args[0]) : 40_000;
 		int repeats = (args.length > 1) ? Integer.parseInt(args[1]) : 3;
-		Scenario base = new Scenarios(false, records / 10_000.0).ioBound();
-		Scenario scenario = new Scenario(base.number(), base.name(), "vt-io-" + records, 1, records, base.payloadBytes(),
-				base.keys(), base.threads(), 1, base.pollRecords(), base.work());
 		List<String> rows = new ArrayList<>();
 		try (BenchBroker broker = new BenchBroker()) {
-			broker.fill(scenario);
 			KafkaTransport transport = new KafkaTransport(Map.of("bootstrap.servers", broker.bootstrap()));
 			try {
 				for (int threads : THREAD_SIZES) {
+					Scenario scenario = scenario(Math.max(records, 400 * threads));
+					broker.fill(scenario);
 					double platform = median(transport, scenario, threads, WorkerThreads.PLATFORM, repeats);
 					double virtual = median(transport, scenario, threads, WorkerThreads.VIRTUAL, repeats);
 					double ideal = threads / 2.5e-3;
-					rows.add(String.format("| %,d | %,.0f | %,.0f | %.2f× | %.2f / %.2f |", threads, platform, virtual,
-							virtual / platform, platform / ideal, virtual / ideal));
+					rows.add(String.format("| %,d | %,d | %,.0f | %,.0f | %.2f× | %.2f / %.2f |", threads,
+							scenario.records(), platform, virtual, virtual / platform, platform / ideal, virtual / ideal));
 				}
 			}
 			finally {
 				transport.close();
 			}
 		}
-		System.out.printf("%nJava %s, %,d records, 1 partition, sleep 0-5 ms, slices of 1, median of %d%n",
-				Runtime.version(), records, repeats);
-		System.out.println("| thread-size | platform rec/s | virtual rec/s | virtual / platform | of ideal (platform / virtual) |");
-		System.out.println("|---|---|---|---|---|");
+		System.out.printf("%nJava %s, 1 partition, sleep 0-5 ms, slices of 1, median of %d%n", Runtime.version(),
+				repeats);
+		System.out.println("| thread-size | records | platform rec/s | virtual rec/s | virtual / platform "
+				+ "| of ideal (platform / virtual) |");
+		System.out.println("|---|---|---|---|---|---|");
 		rows.forEach(System.out::println);
+	}
+
+	private static Scenario scenario(int records) {
+		Scenario base = new Scenarios(false, records / 10_000.0).ioBound();
+		return new Scenario(base.number(), base.name(), "vt-io-" + records, 1, records, base.payloadBytes(), base.keys(),
+				base.threads(), 1, base.pollRecords(), base.work());
 	}
 
 	private static double median(KafkaTransport transport, Scenario scenario, int threads, WorkerThreads kind,
