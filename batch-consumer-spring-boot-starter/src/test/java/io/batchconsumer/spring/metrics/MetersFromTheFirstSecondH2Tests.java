@@ -9,6 +9,8 @@ import java.util.stream.IntStream;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -54,6 +57,9 @@ class MetersFromTheFirstSecondH2Tests {
 	private MeterRegistry meters;
 
 	@Autowired
+	private PrometheusMeterRegistry prometheus;
+
+	@Autowired
 	private BatchProducer producer;
 
 	@Autowired
@@ -83,8 +89,11 @@ class MetersFromTheFirstSecondH2Tests {
 		try {
 			this.producer.sendBatch("held", IntStream.range(0, 1200).mapToObj((i) -> "h-" + i).toList());
 			await().atMost(Duration.ofSeconds(5))
-				.untilAsserted(() -> assertThat(counter("batch.consumer.flow.control", "held", "reason", "count"))
-					.isGreaterThanOrEqualTo(1));
+				.untilAsserted(() -> {
+					assertThat(counter("batch.consumer.flow.control", "held", "reason", "count")).isGreaterThanOrEqualTo(1);
+					assertThat(scraped("batch_consumer_flow_control_total", "held", "reason=\"count\""))
+						.isGreaterThanOrEqualTo(1);
+				});
 		}
 		finally {
 			this.listeners.gate.countDown();
@@ -99,8 +108,21 @@ class MetersFromTheFirstSecondH2Tests {
 			.untilAsserted(() -> assertThat(counter("batch.consumer.messages", "poison", "outcome", "success"))
 				.isEqualTo(3));
 		await().atMost(Duration.ofSeconds(5))
-			.untilAsserted(() -> assertThat(counter("batch.consumer.messages", "poison", "outcome", "dead-letter"))
-				.isEqualTo(3));
+			.untilAsserted(() -> {
+				assertThat(counter("batch.consumer.messages", "poison", "outcome", "dead-letter")).isEqualTo(3);
+				assertThat(scraped("batch_consumer_messages_total", "poison", "outcome=\"dead-letter\"")).isEqualTo(3);
+			});
+	}
+
+	/** The value of one series in the Prometheus scrape, or NaN when it is not there. */
+	private double scraped(String name, String listener, String label) {
+		return this.prometheus.scrape()
+			.lines()
+			.filter((line) -> line.startsWith(name + "{") && line.contains("listener=\"" + listener + "\"")
+					&& line.contains(label))
+			.mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+			.findFirst()
+			.orElse(Double.NaN);
 	}
 
 	private double counter(String name, String listener, String key, String value) {
@@ -112,6 +134,11 @@ class MetersFromTheFirstSecondH2Tests {
 	@EnableAutoConfiguration
 	@Import(Listeners.class)
 	static class TestApplication {
+
+		@Bean
+		PrometheusMeterRegistry prometheusMeterRegistry() {
+			return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		}
 
 	}
 
