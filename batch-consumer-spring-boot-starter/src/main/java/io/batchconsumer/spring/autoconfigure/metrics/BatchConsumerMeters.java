@@ -1,8 +1,8 @@
 package io.batchconsumer.spring.autoconfigure.metrics;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -11,17 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToDoubleFunction;
 import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.binder.BaseUnits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +75,8 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 
 	private final Duration refreshInterval;
 
+	private final ListenerMeters binder;
+
 	/** Listeners whose meters are bound; read by the refresher, concurrent for {@link #isBound}. */
 	private final Map<String, ListenerStats> listeners = new ConcurrentHashMap<>();
 
@@ -118,6 +114,7 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 		this.containers = containers;
 		this.perPartition = perPartition;
 		this.refreshInterval = refreshInterval;
+		this.binder = new ListenerMeters(meterRegistry, containers, perPartition);
 	}
 
 	/**
@@ -126,7 +123,7 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 	 */
 	public synchronized void refresh() {
 		for (String id : this.containers.get().getListenerIds()) {
-			ListenerStats stats = this.listeners.computeIfAbsent(id, this::bindListener);
+			ListenerStats stats = this.listeners.computeIfAbsent(id, this.binder::bindListener);
 			// A snapshot is up to 100 ms old: for an observed listener it would undo the latest events.
 			if (this.perPartition && !this.observed.contains(id)) {
 				ContainerStats snapshot = stats.latest();
@@ -139,7 +136,7 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 				bound.retainAll(assigned);
 				for (TopicPartition partition : assigned) {
 					if (bound.add(partition)) {
-						bindPartition(id, stats, partition);
+						this.binder.bindPartition(id, stats, partition);
 					}
 				}
 			}
@@ -154,7 +151,7 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 	 */
 	@Override
 	public synchronized ContainerObserver create(String listenerId) {
-		this.listeners.computeIfAbsent(listenerId, this::bindListener);
+		this.listeners.computeIfAbsent(listenerId, this.binder::bindListener);
 		this.observed.add(listenerId);
 		return new ContainerObserver() {
 
@@ -176,12 +173,12 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 	}
 
 	private synchronized void assigned(String id, Collection<TopicPartition> partitions) {
-		ListenerStats stats = this.listeners.computeIfAbsent(id, this::bindListener);
+		ListenerStats stats = this.listeners.computeIfAbsent(id, this.binder::bindListener);
 		if (this.perPartition) {
 			Set<TopicPartition> bound = this.boundPartitions.computeIfAbsent(id, (key) -> new HashSet<>());
 			for (TopicPartition partition : partitions) {
 				if (bound.add(partition)) {
-					bindPartition(id, stats, partition);
+					this.binder.bindPartition(id, stats, partition);
 				}
 			}
 		}
@@ -204,62 +201,6 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 		return this.listeners.containsKey(listenerId);
 	}
 
-	private ListenerStats bindListener(String id) {
-		ListenerStats stats = new ListenerStats(id, this.containers);
-		Tags tags = Tags.of(LISTENER, id);
-		counter("batch.consumer.flow.control", "Times fetching a partition stopped because of flow control", stats,
-				tags.and(REASON, "count"), ContainerStats::flowControlCount);
-		counter("batch.consumer.flow.control", "Times fetching a partition stopped because of flow control", stats,
-				tags.and(REASON, "size"), ContainerStats::flowControlSize);
-		counter("batch.consumer.flow.control", "Times fetching a partition stopped because of flow control", stats,
-				tags.and(REASON, "span"), ContainerStats::flowControlSpan);
-		String messages = "Messages by how their processing ended";
-		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "success"),
-				ContainerStats::messagesSucceeded);
-		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "retry"), ContainerStats::messagesRetried);
-		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "dead-letter"),
-				ContainerStats::messagesDeadLettered);
-		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "skipped"),
-				ContainerStats::messagesSkipped);
-		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "success"),
-				ContainerStats::commitsSucceeded);
-		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "failure"),
-				ContainerStats::commitsFailed);
-		String paused = "Assigned partitions that are not fetched";
-		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "user"),
-				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionStats::pausedByUser).count()), stats);
-		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "flow-control"),
-				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionStats::pausedByFlowControl).count()),
-				stats);
-		if (!this.perPartition) {
-			bindSums(stats, tags);
-		}
-		logger.debug("Bound the meters of listener '{}'", id);
-		return stats;
-	}
-
-	private void bindSums(ListenerStats stats, Tags tags) {
-		gauge("batch.consumer.backlog", Descriptions.BACKLOG, null, tags, (s) -> s.container(ContainerStats::backlog),
-				stats);
-		gauge("batch.consumer.backlog.bytes", Descriptions.BACKLOG_BYTES, BaseUnits.BYTES, tags,
-				(s) -> s.container(ContainerStats::backlogBytes), stats);
-		gauge("batch.consumer.thread.batches.open", Descriptions.OPEN_BATCHES, null, tags,
-				(s) -> s.container(ContainerStats::openBatches), stats);
-		gauge("batch.consumer.commit.lag", Descriptions.COMMIT_LAG, null, tags,
-				(s) -> s.container(ContainerStats::commitLag), stats);
-	}
-
-	private void bindPartition(String id, ListenerStats stats, TopicPartition partition) {
-		Tags tags = Tags.of(LISTENER, id, TOPIC, partition.topic(), PARTITION, Integer.toString(partition.partition()));
-		gauge("batch.consumer.backlog", Descriptions.BACKLOG, null, tags,
-				(s) -> s.partition(partition, PartitionStats::backlog), stats);
-		gauge("batch.consumer.backlog.bytes", Descriptions.BACKLOG_BYTES, BaseUnits.BYTES, tags,
-				(s) -> s.partition(partition, PartitionStats::backlogBytes), stats);
-		gauge("batch.consumer.thread.batches.open", Descriptions.OPEN_BATCHES, null, tags,
-				(s) -> s.partition(partition, PartitionStats::openBatches), stats);
-		gauge("batch.consumer.commit.lag", Descriptions.COMMIT_LAG, null, tags,
-				(s) -> s.partition(partition, PartitionStats::commitLag), stats);
-	}
 
 	private void removeUnassigned(String id, Set<TopicPartition> assigned) {
 		for (String name : PER_PARTITION) {
@@ -275,23 +216,6 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 		}
 	}
 
-	private void counter(String name, String description, ListenerStats stats, Tags tags,
-			ToLongFunction<ContainerStats> counter) {
-		FunctionCounter.builder(name, stats, (s) -> s.count(counter))
-			.description(description)
-			.tags(tags)
-			.register(this.meterRegistry);
-	}
-
-	private void gauge(String name, String description, String baseUnit, Tags tags,
-			ToDoubleFunction<ListenerStats> value, ListenerStats stats) {
-		Gauge.builder(name, stats, value)
-			.description(description)
-			.baseUnit(baseUnit)
-			.tags(tags)
-			.strongReference(true)
-			.register(this.meterRegistry);
-	}
 
 	@Override
 	public void start() {
@@ -335,22 +259,6 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 		catch (RuntimeException ex) {
 			logger.warn("Refreshing the batch-consumer meters failed; trying again in {}", this.refreshInterval, ex);
 		}
-	}
-
-	/** Descriptions shared by the per-partition gauges and their per-listener sums. */
-	private static final class Descriptions {
-
-		static final String BACKLOG = "Messages fetched and not finished";
-
-		static final String BACKLOG_BYTES = "Bytes of the messages fetched and not finished";
-
-		static final String OPEN_BATCHES = "Thread batches not finished";
-
-		static final String COMMIT_LAG = "Fetched position minus committed position";
-
-		private Descriptions() {
-		}
-
 	}
 
 }
