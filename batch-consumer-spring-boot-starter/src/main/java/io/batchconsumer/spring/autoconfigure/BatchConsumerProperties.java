@@ -118,16 +118,16 @@ public class BatchConsumerProperties implements Validator {
 		return this.enabled;
 	}
 
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
 	public Boolean getVirtualThreads() {
 		return this.virtualThreads;
 	}
 
 	public void setVirtualThreads(Boolean virtualThreads) {
 		this.virtualThreads = virtualThreads;
-	}
-
-	public void setEnabled(boolean enabled) {
-		this.enabled = enabled;
 	}
 
 	public String getTransport() {
