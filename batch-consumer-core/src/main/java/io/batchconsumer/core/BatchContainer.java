@@ -42,10 +42,26 @@ public final class BatchContainer {
 	 */
 	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
+		this(options, source, listener, deadLetterSink, observer, WorkerThreads.PLATFORM);
+	}
+
+	/**
+	 * Creates a container with an observer, its workers on platform or virtual threads.
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @param observer told of every processed slice, on worker threads
+	 * @param threads what the {@link ContainerOptions#threadSize()} workers run on
+	 * @throws IllegalStateException for {@link WorkerThreads#VIRTUAL} before Java 21
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, WorkerThreads threads) {
 		this.options = Objects.requireNonNull(options, "options");
 		this.engine = new ContainerEngine(options, Objects.requireNonNull(source, "source"),
-				Objects.requireNonNull(listener, "listener"), new DeadLetterLog(options.id(), Objects.requireNonNull(deadLetterSink, "deadLetterSink")),
-				Objects.requireNonNull(observer, "observer"));
+				Objects.requireNonNull(listener, "listener"),
+				new DeadLetterLog(options.id(), Objects.requireNonNull(deadLetterSink, "deadLetterSink")),
+				Objects.requireNonNull(observer, "observer"), Objects.requireNonNull(threads, "threads"));
 	}
 
 	/** Starts the owner thread. A container starts once. */

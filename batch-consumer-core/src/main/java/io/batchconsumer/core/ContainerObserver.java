@@ -1,9 +1,15 @@
 package io.batchconsumer.core;
 
+import java.util.Collection;
+
 /**
- * Told of every processed slice, for timers such as {@code batch.consumer.slice.duration}.
+ * Told of every processed slice, for timers such as {@code batch.consumer.slice.duration}, and of
+ * the partitions the container takes and gives up, so per-partition meters come and go with the
+ * assignment rather than with a timer.
  *
- * <p>Threading: called on worker threads, concurrently; implementations must be thread-safe and fast.
+ * <p>Threading: {@link #sliceProcessed} is called on worker threads, concurrently;
+ * {@link #partitionsAssigned} and {@link #partitionsRevoked} on the owner thread. Implementations
+ * must be thread-safe and fast; an exception they throw is logged and ignored.
  */
 @FunctionalInterface
 public interface ContainerObserver {
@@ -20,5 +26,21 @@ public interface ContainerObserver {
 	 * @param failed how many of them failed
 	 */
 	void sliceProcessed(TopicPartition partition, int messages, long nanos, int failed);
+
+	/**
+	 * The container took these partitions (a new assignment, not a seek). Called on the owner
+	 * thread before any of their messages is fetched.
+	 * @param partitions the partitions
+	 */
+	default void partitionsAssigned(Collection<TopicPartition> partitions) {
+	}
+
+	/**
+	 * The container gave these partitions up: revoked (after their in-flight work drained), lost,
+	 * or the container stopped. Called on the owner thread.
+	 * @param partitions the partitions
+	 */
+	default void partitionsRevoked(Collection<TopicPartition> partitions) {
+	}
 
 }

@@ -1,5 +1,7 @@
 package io.batchconsumer.core;
 
+import java.util.List;
+
 /**
  * A snapshot of one assigned partition, published by the owner thread.
  *
@@ -15,10 +17,44 @@ package io.batchconsumer.core;
  * @param pausedByFlowControl whether flow control stopped fetching it
  * @param pausedByUser whether an operator paused it
  * @param endOffset the end of the partition when the transport knows it, or -1
+ * @param flowControlReason why flow control stopped fetching it ({@code count}, {@code size},
+ *        {@code span}, comma-separated when several), or {@code null} while it does not
+ * @param batches the oldest open thread batches (at most {@link #MAX_BATCHES}), the first holding the
+ *        watermark
  */
 public record PartitionStats(TopicPartition partition, long epoch, long fetchedOffset, long committedOffset,
 		int buffered, long backlog, long backlogBytes, int openBatches, long oldestOpenBatchAgeMillis,
-		boolean pausedByFlowControl, boolean pausedByUser, long endOffset) {
+		boolean pausedByFlowControl, boolean pausedByUser, long endOffset, String flowControlReason,
+		List<BatchStats> batches) {
+
+	/** How many open batches a snapshot lists at most. */
+	public static final int MAX_BATCHES = 20;
+
+	public PartitionStats {
+		batches = List.copyOf(batches);
+	}
+
+	/**
+	 * A snapshot without the flow-control reason and batch details.
+	 * @param partition the partition
+	 * @param epoch the assignment epoch
+	 * @param fetchedOffset the next offset to fetch, or -1
+	 * @param committedOffset the last committed position, or -1
+	 * @param buffered messages fetched and not yet handed to a worker
+	 * @param backlog messages fetched and not finished
+	 * @param backlogBytes bytes of those messages
+	 * @param openBatches thread batches not yet committed
+	 * @param oldestOpenBatchAgeMillis the age of the oldest open batch
+	 * @param pausedByFlowControl whether flow control stopped fetching it
+	 * @param pausedByUser whether an operator paused it
+	 * @param endOffset the end of the partition, or -1
+	 */
+	public PartitionStats(TopicPartition partition, long epoch, long fetchedOffset, long committedOffset, int buffered,
+			long backlog, long backlogBytes, int openBatches, long oldestOpenBatchAgeMillis, boolean pausedByFlowControl,
+			boolean pausedByUser, long endOffset) {
+		this(partition, epoch, fetchedOffset, committedOffset, buffered, backlog, backlogBytes, openBatches,
+				oldestOpenBatchAgeMillis, pausedByFlowControl, pausedByUser, endOffset, null, List.of());
+	}
 
 	/**
 	 * Fetched position minus committed position: what a crash now would deliver again.

@@ -17,13 +17,14 @@ import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.WorkerThreads;
 
 /**
  * Wires one container: the owner thread running the {@link PollLoop}, and the worker pool.
  *
  * <p>Threading: the owner thread is {@code batch-consumer-<id>-poll}; workers are
  * {@code batch-consumer-<id>-worker-<n>}, a fixed pool over an unbounded queue, so no slice is
- * ever dropped. Methods may be called from any thread: commands go through the mailbox.
+ * ever dropped; they are platform threads, or virtual ones ({@link WorkerThreads#VIRTUAL}). Methods may be called from any thread: commands go through the mailbox.
  */
 public final class ContainerEngine {
 
@@ -49,10 +50,27 @@ public final class ContainerEngine {
 	 */
 	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
+		this(options, source, listener, deadLetterSink, observer, WorkerThreads.PLATFORM);
+	}
+
+	/**
+	 * Creates the engine with workers on platform or virtual threads; nothing runs before {@link #start()}.
+	 * @param options the options
+	 * @param source the source, used by the owner thread only
+	 * @param listener the listener
+	 * @param deadLetterSink where failed messages go
+	 * @param observer told of every processed slice
+	 * @param threads what the workers run on
+	 */
+	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, WorkerThreads threads) {
 		this.options = options;
 		this.status = new ContainerStatus(options.id(), options.threadSize());
+		ThreadFactory workerThreads = (threads == WorkerThreads.VIRTUAL)
+				? threads.factory("batch-consumer-" + options.id() + "-worker-")
+				: named("batch-consumer-" + options.id() + "-worker-");
 		this.workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
-				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("batch-consumer-" + options.id() + "-worker-"));
+				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), workerThreads);
 		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status);
 		this.loop = new PollLoop(options, source, runner, this.workers, this.status);
 		this.owner = new Thread(this.loop, "batch-consumer-" + options.id() + "-poll");

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.ContainerState;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.MessageSource;
@@ -127,6 +128,23 @@ public final class ContainerStatus {
 				last.snapshotMillis(), this.fatalError);
 	}
 
+	/** The oldest open batches of a partition with the state of each slice. Owner thread. */
+	private static List<BatchStats> batches(PartitionState partition, long nowNanos) {
+		List<BatchStats> batches = new ArrayList<>();
+		for (PartitionState.OpenBatch batch : partition.openSlices) {
+			if (batches.size() == PartitionStats.MAX_BATCHES) {
+				break;
+			}
+			List<BatchStats.SliceStats> slices = new ArrayList<>(batch.slices().length);
+			for (Slice slice : batch.slices()) {
+				slices.add(new BatchStats.SliceStats(slice.state, slice.messages.size(), slice.attempts));
+			}
+			batches.add(new BatchStats(batch.id(), batch.firstOffset(), batch.lastOffset(),
+					(nowNanos - batch.openedNanos()) / 1_000_000, slices));
+		}
+		return batches;
+	}
+
 	private ContainerStats build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {
 		Map<TopicPartition, Long> ends = (source != null) ? source.endOffsets() : Map.of();
 		long nowNanos = System.nanoTime();
@@ -136,7 +154,7 @@ public final class ContainerStatus {
 			stats.add(new PartitionStats(p.partition, p.epoch, p.fetchedOffset, p.committedOffset, p.buffered(),
 					p.backlog, p.backlogBytes, p.ledger.openBatches(),
 					(oldest < 0) ? 0 : (nowNanos - oldest) / 1_000_000, p.flowPaused, p.userPaused || paused,
-					ends.getOrDefault(p.partition, -1L)));
+					ends.getOrDefault(p.partition, -1L), p.flowReason, batches(p, nowNanos)));
 		}
 		return new ContainerStats(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 				this.lastCommitProgressMillis, this.sourceError, System.currentTimeMillis());

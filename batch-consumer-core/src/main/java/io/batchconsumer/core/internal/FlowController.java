@@ -79,6 +79,7 @@ final class FlowController {
 			if (count || size || span) {
 				partition.flowPaused = true;
 				partition.flowPausedAtNanos = nowNanos;
+				partition.flowReason = reasons(count, size, span);
 				countIf(count, this.counters.flowControlCount);
 				countIf(size, this.counters.flowControlSize);
 				countIf(span, this.counters.flowControlSpan);
@@ -86,6 +87,7 @@ final class FlowController {
 		}
 		else if (isBelowLowWater(partition)) {
 			partition.flowPaused = false;
+			partition.flowReason = null;
 		}
 	}
 
@@ -115,6 +117,16 @@ final class FlowController {
 
 	private static long lowWater(long threshold) {
 		return threshold / 100 * LOW_WATER_PERCENT + threshold % 100 * LOW_WATER_PERCENT / 100;
+	}
+
+	private static String reasons(boolean count, boolean size, boolean span) {
+		StringBuilder reasons = new StringBuilder();
+		for (String reason : new String[] { count ? "count" : null, size ? "size" : null, span ? "span" : null }) {
+			if (reason != null) {
+				reasons.append((reasons.length() > 0) ? "," : "").append(reason);
+			}
+		}
+		return reasons.toString();
 	}
 
 	private static void countIf(boolean reason, LongAdder counter) {

@@ -31,6 +31,9 @@ final class PartitionState {
 
 	private final ArrayDeque<Message<byte[]>> buffer = new ArrayDeque<>();
 
+	/** The slices of every open batch, oldest first, for the published snapshot. */
+	final ArrayDeque<OpenBatch> openSlices = new ArrayDeque<>();
+
 	private long bufferedBytes;
 
 	/** Messages fetched and not finished, and their bytes. */
@@ -54,6 +57,9 @@ final class PartitionState {
 	long commitRequested = -1;
 
 	boolean flowPaused;
+
+	/** Why flow control stopped fetching it, {@code null} while it does not. */
+	String flowReason;
 
 	long flowPausedAtNanos;
 
@@ -134,8 +140,29 @@ final class PartitionState {
 		return this.ledger.watermark() > Math.max(this.committedOffset, this.commitRequested);
 	}
 
+	/** Drops the batches at the head whose every slice is done, as the ledger's advance does. */
+	void dropFinishedBatches() {
+		while (!this.openSlices.isEmpty() && this.openSlices.peekFirst().isDone()) {
+			this.openSlices.pollFirst();
+		}
+	}
+
 	boolean isDispatchable() {
 		return !this.buffer.isEmpty() && !this.draining && !this.userPaused;
+	}
+
+	/** The slices of one open batch. */
+	record OpenBatch(long id, long firstOffset, long lastOffset, long openedNanos, Slice[] slices) {
+
+		boolean isDone() {
+			for (Slice slice : this.slices) {
+				if (slice.state != io.batchconsumer.core.BatchStats.SliceState.DONE) {
+					return false;
+				}
+			}
+			return true;
+		}
+
 	}
 
 }

@@ -6,15 +6,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.TopicPartition;
 
 /**
  * The assigned partitions of a container, each with the state of its current epoch.
  *
+ * <p>The observer hears of every partition that comes (not of a seek, which keeps it) and goes.
+ *
  * <p>Threading: owned by the owner thread.
  */
 final class Partitions {
+
+	private static final Logger logger = LoggerFactory.getLogger(Partitions.class);
 
 	private final Map<TopicPartition, PartitionState> byPartition = new LinkedHashMap<>();
 
@@ -22,10 +30,17 @@ final class Partitions {
 
 	private List<PartitionState> list = List.of();
 
+	private final ContainerObserver observer;
+
 	private long lastEpoch;
 
 	Partitions(Ordering ordering) {
+		this(ordering, ContainerObserver.NONE);
+	}
+
+	Partitions(Ordering ordering, ContainerObserver observer) {
 		this.ordering = ordering;
+		this.observer = observer;
 	}
 
 	/** Starts a new epoch for the partition, replacing (and cancelling) the state of the old one. */
@@ -36,6 +51,9 @@ final class Partitions {
 			end(old);
 		}
 		this.list = List.copyOf(this.byPartition.values());
+		if (old == null) {
+			tell(partition, true);
+		}
 		return state;
 	}
 
@@ -45,6 +63,7 @@ final class Partitions {
 		if (old != null) {
 			end(old);
 			this.list = List.copyOf(this.byPartition.values());
+			tell(partition, false);
 		}
 		return old;
 	}
@@ -76,6 +95,21 @@ final class Partitions {
 			}
 		}
 		return states;
+	}
+
+	/** Observing must not stop the owner thread: a failing observer is logged, never thrown. */
+	private void tell(TopicPartition partition, boolean assigned) {
+		try {
+			if (assigned) {
+				this.observer.partitionsAssigned(List.of(partition));
+			}
+			else {
+				this.observer.partitionsRevoked(List.of(partition));
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("An observer failed on the {} of {}", assigned ? "assignment" : "revocation", partition, ex);
+		}
 	}
 
 	private static void end(PartitionState state) {

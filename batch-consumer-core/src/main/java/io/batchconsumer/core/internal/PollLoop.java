@@ -80,7 +80,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		this.runner = runner;
 		this.workers = workers;
 		this.status = status;
-		this.partitions = new Partitions(options.ordering());
+		this.partitions = new Partitions(options.ordering(), runner.observer());
 		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post);
 		this.flow = new FlowController(options, status.counters());
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, System.nanoTime());

@@ -5,12 +5,16 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.Message;
 
 /**
  * One slice of a thread batch: the messages one worker processes in one listener call.
  *
- * <p>Threading: immutable after construction, handed from the owner thread to a worker and back.
+ * <p>Threading: immutable after construction, handed from the owner thread to a worker and back,
+ * except {@link #state} and {@link #attempts}, which only the published snapshot reads: the owner
+ * writes them before it hands the slice out and after it took the completion back, the worker in
+ * between; both are volatile so the owner's snapshot sees the worker's latest.
  */
 final class Slice {
 
@@ -27,6 +31,11 @@ final class Slice {
 	final long bytes;
 
 	private final Set<String> keys;
+
+	volatile BatchStats.SliceState state = BatchStats.SliceState.WAITING_FOR_WORKER;
+
+	/** Deliveries to the listener so far; written by the worker. */
+	volatile int attempts;
 
 	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, boolean keyed) {
 		this.partition = partition;

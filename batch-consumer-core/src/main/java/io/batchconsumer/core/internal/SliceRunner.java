@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetter;
@@ -61,6 +62,10 @@ final class SliceRunner {
 		this.counters = status.counters();
 	}
 
+	ContainerObserver observer() {
+		return this.observer;
+	}
+
 	void halt() {
 		this.halted = true;
 	}
@@ -84,9 +89,11 @@ final class SliceRunner {
 				return giveUp(slice, failure, attempt);
 			}
 			this.counters.retried.add(failure.messages.size());
+			slice.state = BatchStats.SliceState.RETRYING;
 			if (!pause(slice, this.options.backoffBefore(attempt))) {
 				return false;
 			}
+			slice.state = BatchStats.SliceState.IN_FLIGHT;
 			pending = failure.messages;
 		}
 	}
@@ -94,6 +101,7 @@ final class SliceRunner {
 	private Failure deliver(Slice slice, List<Message<byte[]>> pending, int attempt) {
 		List<Message<byte[]>> delivered = (attempt == 1) ? pending
 				: pending.stream().map((message) -> message.withDeliveryAttempt(attempt)).toList();
+		slice.attempts = attempt;
 		long start = System.nanoTime();
 		Failure failure;
 		try {

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
@@ -128,15 +129,21 @@ final class ThreadBatchDispatcher {
 			return;
 		}
 		partition.finished(slice);
+		slice.state = BatchStats.SliceState.DONE;
 		if (partition.ledger.complete(slice.batchId, slice.index)) {
 			partition.ledger.advance();
+			partition.dropFinishedBatches();
 		}
 		if (partition.keyGate != null) {
-			this.ready.addAll(partition.keyGate.leave(slice));
+			for (Slice released : partition.keyGate.leave(slice)) {
+				released.state = BatchStats.SliceState.WAITING_FOR_WORKER;
+				this.ready.add(released);
+			}
 		}
 	}
 
 	private void submit(Slice slice) {
+		slice.state = BatchStats.SliceState.IN_FLIGHT;
 		this.busy++;
 		slice.partition.running++;
 		SliceTask task = new SliceTask(slice, this.runner, this.mailbox);
@@ -202,13 +209,20 @@ final class ThreadBatchDispatcher {
 		long batchId = partition.ledger.open(run.get(0).offset(), run.get(run.size() - 1).offset(), parts.size(),
 				nowNanos);
 		int started = 0;
+		Slice[] slices = new Slice[parts.size()];
 		for (int i = 0; i < parts.size(); i++) {
 			Slice slice = new Slice(partition, batchId, i, parts.get(i), partition.keyGate != null);
+			slices[i] = slice;
 			if (partition.keyGate == null || partition.keyGate.enter(slice)) {
 				runnable.add(slice);
 				started++;
 			}
+			else {
+				slice.state = BatchStats.SliceState.WAITING_FOR_KEY;
+			}
 		}
+		partition.openSlices.addLast(new PartitionState.OpenBatch(batchId, run.get(0).offset(),
+				run.get(run.size() - 1).offset(), nowNanos, slices));
 		return started;
 	}
 

@@ -66,9 +66,11 @@ public final class BatchConsumerAutoConfiguration {
 	/**
 	 * Creates listener containers from the properties, the customizers and the transport.
 	 * @param properties the properties
-	 * @param environment for {@code spring.application.name}, the default group
+	 * @param environment for {@code spring.application.name}, the default group, and
+	 *        {@code spring.threads.virtual.enabled}
 	 * @param customizers the customizers, in order
 	 * @param observerFactories give each container its observers, in order
+	 * @param decorators wrap each container's listener, in order
 	 * @param transport the transport
 	 * @param converter the payload converter
 	 * @param effectiveOptions where the factory records each listener's effective options
@@ -78,11 +80,14 @@ public final class BatchConsumerAutoConfiguration {
 	@ConditionalOnMissingBean
 	BatchContainerFactory batchContainerFactory(BatchConsumerProperties properties, Environment environment,
 			ObjectProvider<BatchContainerCustomizer> customizers, ObjectProvider<ContainerObserverFactory> observerFactories,
-			Transport transport, PayloadConverter converter, EffectiveOptions effectiveOptions) {
+			ObjectProvider<SliceListenerDecorator> decorators, Transport transport, PayloadConverter converter,
+			EffectiveOptions effectiveOptions) {
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
 				environment.getProperty("spring.application.name"), new PropertyOrigins(environment));
 		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(),
-				observerFactories.orderedStream().toList(), transport, converter, effectiveOptions);
+				observerFactories.orderedStream().toList(), decorators.orderedStream().toList(),
+				WorkerThreadsResolver.resolve(properties, environment, Runtime.version().feature()), transport, converter,
+				effectiveOptions);
 	}
 
 	/**

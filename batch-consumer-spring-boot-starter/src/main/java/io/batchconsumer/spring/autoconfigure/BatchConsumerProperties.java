@@ -41,6 +41,12 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 	 */
 	private String instanceId;
 
+	/**
+	 * Whether listener slices run on virtual threads (Java 21 or later; start-up fails before).
+	 * Unset follows spring.threads.virtual.enabled.
+	 */
+	private Boolean virtualThreads;
+
 	private final Health health = new Health();
 
 	private final Metrics metrics = new Metrics();
@@ -65,6 +71,14 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public Boolean getVirtualThreads() {
+		return this.virtualThreads;
+	}
+
+	public void setVirtualThreads(Boolean virtualThreads) {
+		this.virtualThreads = virtualThreads;
 	}
 
 	public String getTransport() {

@@ -1,6 +1,8 @@
 package io.batchconsumer.spring.autoconfigure;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
@@ -47,9 +49,23 @@ final class CompositeContainerObserver implements ContainerObserver {
 
 	@Override
 	public void sliceProcessed(TopicPartition partition, int messages, long nanos, int failed) {
+		tellEach((observer) -> observer.sliceProcessed(partition, messages, nanos, failed));
+	}
+
+	@Override
+	public void partitionsAssigned(Collection<TopicPartition> partitions) {
+		tellEach((observer) -> observer.partitionsAssigned(partitions));
+	}
+
+	@Override
+	public void partitionsRevoked(Collection<TopicPartition> partitions) {
+		tellEach((observer) -> observer.partitionsRevoked(partitions));
+	}
+
+	private void tellEach(Consumer<ContainerObserver> call) {
 		for (ContainerObserver observer : this.observers) {
 			try {
-				observer.sliceProcessed(partition, messages, nanos, failed);
+				call.accept(observer);
 			}
 			catch (RuntimeException ex) {
 				if (this.warned.compareAndSet(false, true)) {

@@ -9,7 +9,9 @@ import org.springframework.aop.support.AopUtils;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.WorkerThreads;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 import io.batchconsumer.spring.listener.BatchListenerMethodAdapter;
@@ -19,7 +21,8 @@ import io.batchconsumer.spring.listener.PayloadConverter;
 /**
  * Creates each listener's container from the {@code batch-consumer.*} properties, the
  * annotation, the {@link BatchContainerCustomizer}s and the configured {@link Transport}; each
- * container is observed by what the {@link ContainerObserverFactory} beans give it.
+ * container is observed by what the {@link ContainerObserverFactory} beans give it, and its listener
+ * wrapped by the {@link SliceListenerDecorator}s.
  *
  * <p>Threading: stateless after construction.
  */
@@ -31,6 +34,10 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final List<ContainerObserverFactory> observerFactories;
 
+	private final List<SliceListenerDecorator> decorators;
+
+	private final WorkerThreads workerThreads;
+
 	private final Transport transport;
 
 	private final PayloadConverter converter;
@@ -38,12 +45,15 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 	private final EffectiveOptions effectiveOptions;
 
 	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
-			List<ContainerObserverFactory> observerFactories, Transport transport, PayloadConverter converter,
+			List<ContainerObserverFactory> observerFactories, List<SliceListenerDecorator> decorators,
+			WorkerThreads workerThreads, Transport transport, PayloadConverter converter,
 			EffectiveOptions effectiveOptions) {
 		this.resolver = resolver;
 		this.effectiveOptions = effectiveOptions;
 		this.customizers = List.copyOf(customizers);
 		this.observerFactories = List.copyOf(observerFactories);
+		this.decorators = List.copyOf(decorators);
+		this.workerThreads = workerThreads;
 		this.transport = transport;
 		this.converter = converter;
 	}
@@ -59,10 +69,13 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		ResolvedListener resolved = this.resolver.resolve(endpoint.id(), endpoint);
 		ContainerOptions options = customize(resolved.options());
 		this.effectiveOptions.record(options.id(), withCustomizations(resolved, options));
-		return new BatchContainer(options, this.transport.createSource(options),
-				new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter),
+		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter);
+		for (int i = this.decorators.size() - 1; i >= 0; i--) {
+			listener = this.decorators.get(i).decorate(options, listener);
+		}
+		return new BatchContainer(options, this.transport.createSource(options), listener,
 				this.transport.deadLetterSink(options),
-				CompositeContainerObserver.of(options.id(), this.observerFactories));
+				CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads);
 	}
 
 	@Override

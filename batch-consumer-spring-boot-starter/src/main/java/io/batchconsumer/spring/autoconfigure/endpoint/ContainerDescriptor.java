@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.PartitionStats;
 import io.batchconsumer.spring.autoconfigure.EffectiveOption;
@@ -73,16 +74,21 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 	 * @param oldestOpenBatchAgeMillis the age of the oldest open batch, 0 when none is open
 	 * @param pausedByFlowControl whether flow control stopped fetching it
 	 * @param pausedByUser whether an operator paused it (or the whole container)
+	 * @param flowControlReason why flow control stopped fetching it ({@code count}, {@code size},
+	 *        {@code span}), or {@code null}
+	 * @param batches the oldest open thread batches (at most {@value PartitionStats#MAX_BATCHES}) with
+	 *        the state of each slice; the first holds the watermark
 	 */
 	public record PartitionDescriptor(String topic, int partition, long epoch, long fetchedOffset, long committedOffset,
 			long endOffset, int buffered, long backlog, long backlogBytes, long commitLag, int openBatches,
-			long oldestOpenBatchAgeMillis, boolean pausedByFlowControl, boolean pausedByUser) {
+			long oldestOpenBatchAgeMillis, boolean pausedByFlowControl, boolean pausedByUser, String flowControlReason,
+			List<BatchStats> batches) {
 
 		static PartitionDescriptor of(PartitionStats stats) {
 			return new PartitionDescriptor(stats.partition().topic(), stats.partition().partition(), stats.epoch(),
 					stats.fetchedOffset(), stats.committedOffset(), stats.endOffset(), stats.buffered(), stats.backlog(),
 					stats.backlogBytes(), stats.commitLag(), stats.openBatches(), stats.oldestOpenBatchAgeMillis(),
-					stats.pausedByFlowControl(), stats.pausedByUser());
+					stats.pausedByFlowControl(), stats.pausedByUser(), stats.flowControlReason(), stats.batches());
 		}
 
 	}

@@ -1,6 +1,7 @@
 package io.batchconsumer.spring.autoconfigure.metrics;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -10,40 +11,40 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToDoubleFunction;
-import java.util.function.ToLongFunction;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.binder.BaseUnits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 
+import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.PartitionStats;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.spring.autoconfigure.ContainerObserverFactory;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**
  * Binds the {@code batch.consumer.*} meters of every listener to a {@link MeterRegistry}, and keeps
- * the per-partition ones in step with the assignment: every refresh adds the gauges of newly
- * assigned partitions and removes every per-partition meter (gauges and the slice timer) of a
- * partition that left the listener's snapshot — revoked, lost, or its container stopped.
+ * the per-partition ones in step with the assignment. As a {@link ContainerObserverFactory} it
+ * binds a listener's meters when its container is created, and its observer binds the gauges of a
+ * partition when the container is assigned it and removes every per-partition meter (gauges and
+ * the slice timer) when the container gives it up — so every meter is there from the first
+ * second. The refresh every {@code metrics.refresh-interval} is only a safety net for containers
+ * created without this observer: it does the same from the published snapshots.
  *
  * <p>With {@code perPartition} off, the four partition gauges are published once per listener as
  * sums instead; a meter name always has one set of tag keys.
  *
- * <p>Threading: {@link #refresh()} is {@code synchronized}; it runs on the
- * {@code batch-consumer-metrics} daemon thread every refresh interval while running, and may be
- * called from any thread. Gauges are read on scrape threads through {@link ListenerStats}.
+ * <p>Threading: {@link #refresh()} and the binding methods are {@code synchronized}; the refresh runs
+ * on the {@code batch-consumer-metrics} daemon thread, the assignment observers on each container's
+ * owner thread. Gauges are read on scrape threads through {@link ListenerStats}.
  */
-public final class BatchConsumerMeters implements SmartLifecycle {
+public final class BatchConsumerMeters implements SmartLifecycle, ContainerObserverFactory {
 
 	/** Tag: the listener id. */
 	public static final String LISTENER = "listener";
@@ -67,17 +68,23 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 
 	private final MeterRegistry meterRegistry;
 
-	private final BatchListenerContainerRegistry containers;
+	/** Looked up when first needed: the registry's containers are created with this factory's observers. */
+	private final Supplier<BatchListenerContainerRegistry> containers;
 
 	private final boolean perPartition;
 
 	private final Duration refreshInterval;
 
+	private final ListenerMeters binder;
+
 	/** Listeners whose meters are bound; read by the refresher, concurrent for {@link #isBound}. */
 	private final Map<String, ListenerStats> listeners = new ConcurrentHashMap<>();
 
-	/** The partitions whose gauges are bound, per listener; only {@link #refresh()} touches it. */
+	/** The partitions whose gauges are bound, per listener; guarded by {@code this}. */
 	private final Map<String, Set<TopicPartition>> boundPartitions = new HashMap<>();
+
+	/** Listeners whose containers tell this binder of their assignment; guarded by {@code this}. */
+	private final Set<String> observed = new HashSet<>();
 
 	/** Set by {@link #start()} and {@link #stop()}, which the context calls on one thread. */
 	private volatile ScheduledExecutorService refresher;
@@ -91,10 +98,23 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 	 */
 	public BatchConsumerMeters(MeterRegistry meterRegistry, BatchListenerContainerRegistry containers,
 			boolean perPartition, Duration refreshInterval) {
+		this(meterRegistry, () -> containers, perPartition, refreshInterval);
+	}
+
+	/**
+	 * Creates the binder with a registry that is looked up when first needed.
+	 * @param meterRegistry where the meters go
+	 * @param containers gives the listener containers
+	 * @param perPartition whether gauges are tagged by topic and partition
+	 * @param refreshInterval how often partitions are looked at again
+	 */
+	public BatchConsumerMeters(MeterRegistry meterRegistry, Supplier<BatchListenerContainerRegistry> containers,
+			boolean perPartition, Duration refreshInterval) {
 		this.meterRegistry = meterRegistry;
 		this.containers = containers;
 		this.perPartition = perPartition;
 		this.refreshInterval = refreshInterval;
+		this.binder = new ListenerMeters(meterRegistry, containers, perPartition);
 	}
 
 	/**
@@ -102,9 +122,10 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 	 * partitions and removes the per-partition meters of partitions no longer assigned.
 	 */
 	public synchronized void refresh() {
-		for (String id : this.containers.getListenerIds()) {
-			ListenerStats stats = this.listeners.computeIfAbsent(id, this::bindListener);
-			if (this.perPartition) {
+		for (String id : this.containers.get().getListenerIds()) {
+			ListenerStats stats = this.listeners.computeIfAbsent(id, this.binder::bindListener);
+			// A snapshot is up to 100 ms old: for an observed listener it would undo the latest events.
+			if (this.perPartition && !this.observed.contains(id)) {
 				ContainerStats snapshot = stats.latest();
 				Set<TopicPartition> assigned = (snapshot != null) ? snapshot.partitions()
 					.stream()
@@ -115,10 +136,59 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 				bound.retainAll(assigned);
 				for (TopicPartition partition : assigned) {
 					if (bound.add(partition)) {
-						bindPartition(id, stats, partition);
+						this.binder.bindPartition(id, stats, partition);
 					}
 				}
 			}
+		}
+	}
+
+	/**
+	 * Binds the meters of a listener whose container is being created, and gives the container an
+	 * observer that binds and removes the per-partition meters as partitions come and go.
+	 * @param listenerId the listener id
+	 * @return the assignment observer
+	 */
+	@Override
+	public synchronized ContainerObserver create(String listenerId) {
+		this.listeners.computeIfAbsent(listenerId, this.binder::bindListener);
+		this.observed.add(listenerId);
+		return new ContainerObserver() {
+
+			@Override
+			public void sliceProcessed(TopicPartition partition, int messages, long nanos, int failed) {
+			}
+
+			@Override
+			public void partitionsAssigned(Collection<TopicPartition> partitions) {
+				assigned(listenerId, partitions);
+			}
+
+			@Override
+			public void partitionsRevoked(Collection<TopicPartition> partitions) {
+				revoked(listenerId, partitions);
+			}
+
+		};
+	}
+
+	private synchronized void assigned(String id, Collection<TopicPartition> partitions) {
+		ListenerStats stats = this.listeners.computeIfAbsent(id, this.binder::bindListener);
+		if (this.perPartition) {
+			Set<TopicPartition> bound = this.boundPartitions.computeIfAbsent(id, (key) -> new HashSet<>());
+			for (TopicPartition partition : partitions) {
+				if (bound.add(partition)) {
+					this.binder.bindPartition(id, stats, partition);
+				}
+			}
+		}
+	}
+
+	private synchronized void revoked(String id, Collection<TopicPartition> partitions) {
+		if (this.perPartition) {
+			Set<TopicPartition> bound = this.boundPartitions.computeIfAbsent(id, (key) -> new HashSet<>());
+			partitions.forEach(bound::remove);
+			removeUnassigned(id, bound);
 		}
 	}
 
@@ -131,62 +201,6 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 		return this.listeners.containsKey(listenerId);
 	}
 
-	private ListenerStats bindListener(String id) {
-		ListenerStats stats = new ListenerStats(id, this.containers);
-		Tags tags = Tags.of(LISTENER, id);
-		counter("batch.consumer.flow.control", "Times fetching a partition stopped because of flow control", stats,
-				tags.and(REASON, "count"), ContainerStats::flowControlCount);
-		counter("batch.consumer.flow.control", "Times fetching a partition stopped because of flow control", stats,
-				tags.and(REASON, "size"), ContainerStats::flowControlSize);
-		counter("batch.consumer.flow.control", "Times fetching a partition stopped because of flow control", stats,
-				tags.and(REASON, "span"), ContainerStats::flowControlSpan);
-		String messages = "Messages by how their processing ended";
-		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "success"),
-				ContainerStats::messagesSucceeded);
-		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "retry"), ContainerStats::messagesRetried);
-		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "dead-letter"),
-				ContainerStats::messagesDeadLettered);
-		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "skipped"),
-				ContainerStats::messagesSkipped);
-		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "success"),
-				ContainerStats::commitsSucceeded);
-		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "failure"),
-				ContainerStats::commitsFailed);
-		String paused = "Assigned partitions that are not fetched";
-		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "user"),
-				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionStats::pausedByUser).count()), stats);
-		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "flow-control"),
-				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionStats::pausedByFlowControl).count()),
-				stats);
-		if (!this.perPartition) {
-			bindSums(stats, tags);
-		}
-		logger.debug("Bound the meters of listener '{}'", id);
-		return stats;
-	}
-
-	private void bindSums(ListenerStats stats, Tags tags) {
-		gauge("batch.consumer.backlog", Descriptions.BACKLOG, null, tags, (s) -> s.container(ContainerStats::backlog),
-				stats);
-		gauge("batch.consumer.backlog.bytes", Descriptions.BACKLOG_BYTES, BaseUnits.BYTES, tags,
-				(s) -> s.container(ContainerStats::backlogBytes), stats);
-		gauge("batch.consumer.thread.batches.open", Descriptions.OPEN_BATCHES, null, tags,
-				(s) -> s.container(ContainerStats::openBatches), stats);
-		gauge("batch.consumer.commit.lag", Descriptions.COMMIT_LAG, null, tags,
-				(s) -> s.container(ContainerStats::commitLag), stats);
-	}
-
-	private void bindPartition(String id, ListenerStats stats, TopicPartition partition) {
-		Tags tags = Tags.of(LISTENER, id, TOPIC, partition.topic(), PARTITION, Integer.toString(partition.partition()));
-		gauge("batch.consumer.backlog", Descriptions.BACKLOG, null, tags,
-				(s) -> s.partition(partition, PartitionStats::backlog), stats);
-		gauge("batch.consumer.backlog.bytes", Descriptions.BACKLOG_BYTES, BaseUnits.BYTES, tags,
-				(s) -> s.partition(partition, PartitionStats::backlogBytes), stats);
-		gauge("batch.consumer.thread.batches.open", Descriptions.OPEN_BATCHES, null, tags,
-				(s) -> s.partition(partition, PartitionStats::openBatches), stats);
-		gauge("batch.consumer.commit.lag", Descriptions.COMMIT_LAG, null, tags,
-				(s) -> s.partition(partition, PartitionStats::commitLag), stats);
-	}
 
 	private void removeUnassigned(String id, Set<TopicPartition> assigned) {
 		for (String name : PER_PARTITION) {
@@ -202,23 +216,6 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 		}
 	}
 
-	private void counter(String name, String description, ListenerStats stats, Tags tags,
-			ToLongFunction<ContainerStats> counter) {
-		FunctionCounter.builder(name, stats, (s) -> s.count(counter))
-			.description(description)
-			.tags(tags)
-			.register(this.meterRegistry);
-	}
-
-	private void gauge(String name, String description, String baseUnit, Tags tags,
-			ToDoubleFunction<ListenerStats> value, ListenerStats stats) {
-		Gauge.builder(name, stats, value)
-			.description(description)
-			.baseUnit(baseUnit)
-			.tags(tags)
-			.strongReference(true)
-			.register(this.meterRegistry);
-	}
 
 	@Override
 	public void start() {
@@ -262,22 +259,6 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 		catch (RuntimeException ex) {
 			logger.warn("Refreshing the batch-consumer meters failed; trying again in {}", this.refreshInterval, ex);
 		}
-	}
-
-	/** Descriptions shared by the per-partition gauges and their per-listener sums. */
-	private static final class Descriptions {
-
-		static final String BACKLOG = "Messages fetched and not finished";
-
-		static final String BACKLOG_BYTES = "Bytes of the messages fetched and not finished";
-
-		static final String OPEN_BATCHES = "Thread batches not finished";
-
-		static final String COMMIT_LAG = "Fetched position minus committed position";
-
-		private Descriptions() {
-		}
-
 	}
 
 }

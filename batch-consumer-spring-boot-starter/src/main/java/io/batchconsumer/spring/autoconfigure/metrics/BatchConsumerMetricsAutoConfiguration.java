@@ -2,6 +2,7 @@ package io.batchconsumer.spring.autoconfigure.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -30,8 +31,9 @@ import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 public final class BatchConsumerMetricsAutoConfiguration {
 
 	/**
-	 * Binds the gauges and counters of every listener and keeps the per-partition ones in step
-	 * with the assignment.
+	 * Binds the gauges and counters of every listener when its container is created and keeps the
+	 * per-partition ones in step with the assignment events; the registry is looked up lazily, as it
+	 * creates its containers with this bean's observers.
 	 * @param meterRegistry where the meters go
 	 * @param containers the listener containers
 	 * @param properties for {@code batch-consumer.metrics.*}
@@ -39,9 +41,9 @@ public final class BatchConsumerMetricsAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	BatchConsumerMeters batchConsumerMeters(MeterRegistry meterRegistry, BatchListenerContainerRegistry containers,
-			BatchConsumerProperties properties) {
-		return new BatchConsumerMeters(meterRegistry, containers, properties.getMetrics().isPerPartition(),
+	BatchConsumerMeters batchConsumerMeters(MeterRegistry meterRegistry,
+			ObjectProvider<BatchListenerContainerRegistry> containers, BatchConsumerProperties properties) {
+		return new BatchConsumerMeters(meterRegistry, containers::getObject, properties.getMetrics().isPerPartition(),
 				properties.getMetrics().getRefreshInterval());
 	}
 

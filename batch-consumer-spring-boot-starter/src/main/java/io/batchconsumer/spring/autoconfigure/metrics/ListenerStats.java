@@ -3,6 +3,7 @@ package io.batchconsumer.spring.autoconfigure.metrics;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
@@ -32,7 +33,7 @@ final class ListenerStats {
 
 	private final String listenerId;
 
-	private final BatchListenerContainerRegistry registry;
+	private final Supplier<BatchListenerContainerRegistry> registry;
 
 	private BatchContainer container;
 
@@ -47,7 +48,7 @@ final class ListenerStats {
 
 	private boolean read;
 
-	ListenerStats(String listenerId, BatchListenerContainerRegistry registry) {
+	ListenerStats(String listenerId, Supplier<BatchListenerContainerRegistry> registry) {
 		this.listenerId = listenerId;
 		this.registry = registry;
 		this.retired = zero(listenerId);
@@ -103,7 +104,7 @@ final class ListenerStats {
 	}
 
 	private void read(long now) {
-		BatchContainer latest = this.registry.getContainer(this.listenerId);
+		BatchContainer latest = this.registry.get().getContainer(this.listenerId);
 		if (latest != this.container && this.container != null) {
 			this.retired = plus(this.retired, this.container.stats());
 		}

@@ -1,5 +1,6 @@
 package io.batchconsumer.spring.autoconfigure.metrics;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +18,10 @@ import io.batchconsumer.spring.autoconfigure.ContainerObserverFactory;
  * slice, tagged {@code listener}, {@code outcome} ({@code success}, or {@code failure} when any
  * message of the slice failed) and, per partition, {@code topic} and {@code partition}.
  *
- * <p>The timer is looked up in the registry on every slice rather than kept, so a timer that
- * {@link BatchConsumerMeters} removed for a revoked partition comes back if that partition does.
+ * <p>Both outcomes' timers are registered when the container is created (per listener) or assigned
+ * a partition (per partition), so they are there before the first slice. The timer is looked up
+ * in the registry on every slice rather than kept, so a timer that {@link BatchConsumerMeters}
+ * removed for a revoked partition comes back if that partition does.
  *
  * <p>Threading: the observers run on worker threads concurrently; the registry is thread-safe and
  * the tag cache is a concurrent map of immutable {@link Tags}.
@@ -51,18 +54,42 @@ public final class SliceTimers implements ContainerObserverFactory {
 	public ContainerObserver create(String listenerId) {
 		Tags listener = Tags.of(BatchConsumerMeters.LISTENER, listenerId);
 		Map<TopicPartition, Tags> byPartition = new ConcurrentHashMap<>();
-		return (partition, messages, nanos, failed) -> {
-			Tags tags = this.perPartition ? byPartition.computeIfAbsent(partition,
-					(key) -> listener.and(BatchConsumerMeters.TOPIC, key.topic(), BatchConsumerMeters.PARTITION,
-							Integer.toString(key.partition())))
-					: listener;
-			Timer.builder(NAME)
-				.description("Time the listener took for one delivery of a slice")
-				.tags(tags)
-				.tag(BatchConsumerMeters.OUTCOME, (failed > 0) ? "failure" : "success")
-				.register(this.registry)
-				.record(nanos, TimeUnit.NANOSECONDS);
+		if (!this.perPartition) {
+			timer(listener, "success");
+			timer(listener, "failure");
+		}
+		return new ContainerObserver() {
+
+			@Override
+			public void sliceProcessed(TopicPartition partition, int messages, long nanos, int failed) {
+				Tags tags = SliceTimers.this.perPartition ? tags(byPartition, listener, partition) : listener;
+				timer(tags, (failed > 0) ? "failure" : "success").record(nanos, TimeUnit.NANOSECONDS);
+			}
+
+			@Override
+			public void partitionsAssigned(Collection<TopicPartition> partitions) {
+				if (SliceTimers.this.perPartition) {
+					for (TopicPartition partition : partitions) {
+						timer(tags(byPartition, listener, partition), "success");
+						timer(tags(byPartition, listener, partition), "failure");
+					}
+				}
+			}
+
 		};
+	}
+
+	private static Tags tags(Map<TopicPartition, Tags> byPartition, Tags listener, TopicPartition partition) {
+		return byPartition.computeIfAbsent(partition, (key) -> listener.and(BatchConsumerMeters.TOPIC, key.topic(),
+				BatchConsumerMeters.PARTITION, Integer.toString(key.partition())));
+	}
+
+	private Timer timer(Tags tags, String outcome) {
+		return Timer.builder(NAME)
+			.description("Time the listener took for one delivery of a slice")
+			.tags(tags)
+			.tag(BatchConsumerMeters.OUTCOME, outcome)
+			.register(this.registry);
 	}
 
 }

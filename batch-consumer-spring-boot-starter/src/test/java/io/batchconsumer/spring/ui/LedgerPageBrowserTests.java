@@ -1,0 +1,215 @@
+package io.batchconsumer.spring.ui;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.stereotype.Component;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.spring.annotation.BatchListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The ledger page in a real browser: headless Chromium (the Debian package, driven through the
+ * system's chromedriver, never a downloaded one) opens {@code /actuator/batchconsumerui} of a
+ * running app on an H2 file database whose listener waits on a latch at one message. The page must
+ * show the batch that holds the watermark with that slice in flight, and flow control stopped by
+ * the span. A screenshot goes to {@code docs/ledger-page.png}.
+ *
+ * <p>Without {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver} the test fails: CI
+ * ({@code .ci/run}) installs them.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "spring.application.name=ledger-page", "batch-consumer.ui.enabled=true",
+				"management.endpoints.web.exposure.include=batchconsumer,batchconsumerui",
+				"batch-consumer.jdbc.queues-per-topic=1", "batch-consumer.commit.interval=200ms",
+				"batch-consumer.shutdown-timeout=2s", "batch-consumer.listeners.orders.group=billing",
+				"batch-consumer.listeners.orders.thread-size=4", "batch-consumer.listeners.orders.consumer-batch-size=5",
+				"batch-consumer.listeners.orders.pull-batch-size=20", "batch-consumer.listeners.orders.ordering=unordered",
+				"batch-consumer.listeners.orders.flow-control.max-span=60",
+				"batch-consumer.listeners.payments.group=payments", "batch-consumer.listeners.payments.thread-size=4" })
+class LedgerPageBrowserTests {
+
+	static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+	static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+	@TempDir
+	static Path directory;
+
+	private static WebDriver browser;
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private BatchProducer producer;
+
+	@Autowired
+	private Listeners listeners;
+
+	@DynamicPropertySource
+	static void database(DynamicPropertyRegistry registry) {
+		registry.add("spring.datasource.url",
+				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
+	}
+
+	@BeforeAll
+	static void browser() throws Exception {
+		assertThat(CHROMIUM).as("chromium (apt-get install chromium; .ci/run installs it)").isExecutable();
+		assertThat(CHROMEDRIVER).as("chromedriver (apt-get install chromium-driver)").isExecutable();
+		System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary(CHROMIUM.toFile());
+		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+				"--disable-background-networking", "--disable-component-update", "--disable-sync",
+				"--disable-dev-shm-usage", "--window-size=1440,1150",
+				"--user-data-dir=" + Files.createTempDirectory(directory, "chromium-profile"));
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+			.build();
+		browser = new ChromeDriver(service, options);
+	}
+
+	@AfterAll
+	static void closeBrowser() {
+		if (browser != null) {
+			browser.quit();
+		}
+	}
+
+	@Test
+	void thePageShowsTheBatchThatHoldsTheWatermarkWithItsBlockedSliceInFlight() throws Exception {
+		try {
+			this.producer.sendBatch("orders", IntStream.range(0, 200).mapToObj((i) -> "order-" + i).toList());
+			this.listeners.feedPayments(this.producer);
+			browser.get("http://localhost:" + this.port + "/actuator/batchconsumerui");
+			// The page re-renders every second: read each element inside the wait, stale ones are retried.
+			WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+			wait.ignoring(StaleElementReferenceException.class);
+			String holder = wait.until((driver) -> {
+				WebElement found = driver.findElement(By.cssSelector("[data-listener='orders'] [data-holder='true']"));
+				boolean blocked = !found.findElements(By.cssSelector("[data-state='IN_FLIGHT']")).isEmpty();
+				boolean othersDone = !found.findElements(By.cssSelector("[data-state='DONE']")).isEmpty();
+				return (blocked && othersDone) ? found.getText() : null;
+			});
+			assertThat(holder).startsWith("batch 0 · offsets 0–");
+			wait.until((driver) -> driver.findElement(By.cssSelector("[data-listener='orders'] [data-holder-note]"))
+				.getText()
+				.matches("batch 0 \\(offsets 0–\\d+\\) holds the watermark for [1-9].*"));
+			wait.until((driver) -> driver.findElement(By.cssSelector("[data-listener='orders'] [data-flow]"))
+				.getText()
+				.equals("stopped: span"));
+			// The picture once the charts have gathered some history (one point a second).
+			wait.until((driver) -> chartPoints(driver, "payments") >= 12);
+			assertThat(this.listeners.paymentsSeen()).isPositive();
+			saveScreenshot();
+		}
+		finally {
+			this.listeners.release();
+		}
+	}
+
+	private static long chartPoints(WebDriver driver, String listener) {
+		Object points = ((JavascriptExecutor) driver).executeScript("var paths = document.querySelectorAll(\"[data-listener='"
+				+ listener + "'] svg path\"); return paths.length ? paths[paths.length - 1].getAttribute('d').split('L').length : 0;");
+		return ((Number) points).longValue();
+	}
+
+	private static void saveScreenshot() throws Exception {
+		Path shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath();
+		Path docs = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("docs");
+		Files.createDirectories(docs);
+		Files.copy(shot, docs.resolve("ledger-page.png"), StandardCopyOption.REPLACE_EXISTING);
+		assertThat(Files.size(docs.resolve("ledger-page.png"))).isPositive();
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@Import(Listeners.class)
+	static class TestApplication {
+
+	}
+
+	@Component
+	static class Listeners {
+
+		private final CountDownLatch gate = new CountDownLatch(1);
+
+		private final AtomicBoolean feeding = new AtomicBoolean(true);
+
+		private final java.util.concurrent.atomic.AtomicInteger payments = new java.util.concurrent.atomic.AtomicInteger();
+
+		@BatchListener(id = "orders", topics = "orders")
+		void onOrders(List<String> orders) throws InterruptedException {
+			if (orders.contains("order-7")) {
+				this.gate.await(60, TimeUnit.SECONDS);
+			}
+		}
+
+		@BatchListener(id = "payments", topics = "payments")
+		void onPayments(List<String> payments) throws InterruptedException {
+			Thread.sleep(5);
+			this.payments.addAndGet(payments.size());
+		}
+
+		int paymentsSeen() {
+			return this.payments.get();
+		}
+
+		/** A steady stream for the charts: 40 messages every 100 ms until released. */
+		void feedPayments(BatchProducer producer) {
+			Thread feeder = new Thread(() -> {
+				while (this.feeding.get()) {
+					producer.sendBatch("payments", IntStream.range(0, 40).mapToObj((i) -> "payment-" + i).toList());
+					try {
+						Thread.sleep(100);
+					}
+					catch (InterruptedException ex) {
+						return;
+					}
+				}
+			}, "payments-feeder");
+			feeder.setDaemon(true);
+			feeder.start();
+		}
+
+		void release() {
+			this.feeding.set(false);
+			this.gate.countDown();
+		}
+
+	}
+
+}
