@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * How the RocketMQ transport reaches the cluster and reads it.
@@ -16,12 +17,12 @@ import java.util.Objects;
  * @param namespace the namespace that topics and groups live in, or {@code null}
  * @param instanceId names this instance: broadcast mode keeps its offsets under it, so it must be
  * stable across restarts and differ between instances on one host
- * @param selectors the subscription expression (tags, {@code *} for all) of each container id; a
- * container without one reads every message
+ * @param selectors gives the subscription expression (tags such as {@code a || b}, {@code *} for all) of a
+ * container id, or {@code null}; a container without one reads every message
  * @param sendTimeout how long a send (and a dead letter) may take
  */
 public record RocketMqSettings(String nameServer, String accessKey, String secretKey, String namespace,
-		String instanceId, Map<String, String> selectors, Duration sendTimeout) {
+		String instanceId, Function<String, String> selectors, Duration sendTimeout) {
 
 	/** The subscription expression of all messages. */
 	public static final String ALL = "*";
@@ -36,7 +37,7 @@ public record RocketMqSettings(String nameServer, String accessKey, String secre
 		}
 		namespace = (namespace != null && namespace.isBlank()) ? null : namespace;
 		instanceId = (instanceId != null && !instanceId.isBlank()) ? instanceId : defaultInstanceId();
-		selectors = (selectors != null) ? Map.copyOf(selectors) : Map.of();
+		selectors = (selectors != null) ? selectors : (id) -> null;
 		sendTimeout = (sendTimeout != null) ? sendTimeout : Duration.ofSeconds(3);
 	}
 
@@ -65,8 +66,9 @@ public record RocketMqSettings(String nameServer, String accessKey, String secre
 	 * @return the copy
 	 */
 	public RocketMqSettings withSelectors(Map<String, String> expressions) {
+		Map<String, String> copy = Map.copyOf(expressions);
 		return new RocketMqSettings(this.nameServer, this.accessKey, this.secretKey, this.namespace, this.instanceId,
-				expressions, this.sendTimeout);
+				copy::get, this.sendTimeout);
 	}
 
 	/**
@@ -75,7 +77,7 @@ public record RocketMqSettings(String nameServer, String accessKey, String secre
 	 * @return its expression, {@link #ALL} when none is configured
 	 */
 	public String selector(String containerId) {
-		String expression = this.selectors.get(containerId);
+		String expression = this.selectors.apply(containerId);
 		return (expression != null && !expression.isBlank()) ? expression.trim() : ALL;
 	}
 
