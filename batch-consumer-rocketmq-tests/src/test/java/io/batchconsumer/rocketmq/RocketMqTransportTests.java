@@ -239,6 +239,39 @@ class RocketMqTransportTests {
 		}
 	}
 
+	@Test
+	void aSourceThatCannotReachTheNameServerReportsItAndCanBeSubscribedAgain() throws Exception {
+		int deadPort;
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+			deadPort = socket.getLocalPort();
+		}
+		try (RocketMqTransport unreachable = new RocketMqTransport(RocketMqSettings.of("127.0.0.1:" + deadPort))) {
+			ContainerOptions options = options("unreachable", "rmq-unreachable").build();
+			io.batchconsumer.core.MessageSource source = unreachable.createSource(options);
+			io.batchconsumer.core.RebalanceListener ignore = new io.batchconsumer.core.RebalanceListener() {
+				@Override
+				public void onAssigned(java.util.Collection<TopicPartition> partitions) {
+				}
+
+				@Override
+				public void onRevoked(java.util.Collection<TopicPartition> partitions) {
+				}
+			};
+			try {
+				// The engine calls subscribe again after a failure: each try must report the outage, not a used-up client.
+				for (int attempt = 0; attempt < 2; attempt++) {
+					org.assertj.core.api.Assertions
+						.assertThatThrownBy(() -> source.subscribe(List.of("rmq-unreachable"), ignore))
+						.isInstanceOf(io.batchconsumer.core.SourceUnavailableException.class)
+						.hasMessageContaining("127.0.0.1:" + deadPort);
+				}
+			}
+			finally {
+				source.close();
+			}
+		}
+	}
+
 	/** Reads every message of a topic from the start with a plain lite pull consumer. */
 	private static List<MessageExt> readAll(String topic, int expected) throws Exception {
 		DefaultLitePullConsumer reader = new DefaultLitePullConsumer("reader-" + System.nanoTime());

@@ -56,7 +56,8 @@ public final class RocketMqMessageSource implements MessageSource {
 
 	private final RebalanceGate gate;
 
-	private final DefaultLitePullConsumer consumer;
+	/** Made anew by each {@link #subscribe} attempt: a RocketMQ client that failed to start cannot start again. */
+	private DefaultLitePullConsumer consumer;
 
 	private final List<String> clientTopics = new ArrayList<>();
 
@@ -69,35 +70,41 @@ public final class RocketMqMessageSource implements MessageSource {
 		this.clients = clients;
 		this.numbers = numbers;
 		this.gate = new RebalanceGate(options.shutdownTimeout().plusSeconds(10).toNanos(), this.wait::wakeup);
-		this.consumer = clients.consumer(options, this.gate);
 	}
 
 	private boolean broadcast() {
 		return this.options.mode() == ConsumptionMode.BROADCAST;
 	}
 
+	/**
+	 * Creates and starts the consumer. A failure (the name server cannot be reached) is reported as
+	 * {@link SourceUnavailableException}; the engine calls again later, with a new client each time.
+	 */
 	@Override
 	public void subscribe(Collection<String> topics, RebalanceListener listener) {
 		String selector = this.clients.settings().selector(this.options.id());
+		DefaultLitePullConsumer created = this.clients.consumer(this.options, this.gate);
+		List<String> wrapped = topics.stream().map(this.clients.names()::wrap).toList();
 		try {
-			for (String topic : topics) {
-				String clientTopic = this.clients.names().wrap(topic);
-				this.clientTopics.add(clientTopic);
+			for (String clientTopic : wrapped) {
 				if (broadcast()) {
-					this.consumer.setSubExpressionForAssign(clientTopic, selector);
+					created.setSubExpressionForAssign(clientTopic, selector);
 				}
 				else {
-					this.consumer.subscribe(clientTopic, selector, this.gate);
+					created.subscribe(clientTopic, selector, this.gate);
 				}
 			}
-			this.consumer.start();
+			created.start();
 		}
-		catch (MQClientException ex) {
-			throw new IllegalStateException("RocketMQ consumer of container '" + this.options.id() + "' cannot start: "
-					+ ex.getMessage(), ex);
+		catch (MQClientException | RuntimeException ex) {
+			created.shutdown();
+			throw new SourceUnavailableException("RocketMQ consumer of container '" + this.options.id()
+					+ "' cannot start (name server " + this.clients.settings().nameServer() + "): " + ex.getMessage(), ex);
 		}
-		this.assignment = new QueueAssignment(this.consumer, this.gate, this.numbers, listener);
-		this.probe = new BrokerProbe(this.options.id(), this.consumer, this.clientTopics, this.gate::held, this.numbers);
+		this.consumer = created;
+		this.clientTopics.addAll(wrapped);
+		this.assignment = new QueueAssignment(created, this.gate, this.numbers, listener);
+		this.probe = new BrokerProbe(this.options.id(), created, this.clientTopics, this.gate::held, this.numbers);
 		this.probe.start();
 	}
 
@@ -242,7 +249,9 @@ public final class RocketMqMessageSource implements MessageSource {
 		if (this.probe != null) {
 			this.probe.close();
 		}
-		this.consumer.shutdown();
+		if (this.consumer != null) {
+			this.consumer.shutdown();
+		}
 	}
 
 	private List<MessageQueue> queues(Collection<TopicPartition> partitions) {
