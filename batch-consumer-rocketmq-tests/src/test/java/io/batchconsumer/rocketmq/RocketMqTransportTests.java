@@ -100,6 +100,28 @@ class RocketMqTransportTests {
 	}
 
 	@Test
+	void flowControlPausesAndResumesAQueueWithoutLosingOrRepeatingMessages() {
+		String topic = "rmq-flow";
+		rocketMq.createTopic(topic, 1);
+		send(topic, 0, 3000);
+		ContainerOptions options = options("flow", topic).pullBatchSize(32).pullThresholdForQueue(64).maxSpan(128).build();
+		Processed processed = new Processed();
+		BatchContainer container = start(transport, options, (slice) -> {
+			Thread.sleep(1);
+			return processed.onSlice(slice);
+		});
+		try {
+			await().atMost(Duration.ofSeconds(90)).until(() -> processed.distinct() == 3000
+					&& rocketMq.committedToTheEnd(options.group(), topic, 1));
+			assertThat(container.stats().flowControlCount() + container.stats().flowControlSpan()).isPositive();
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+		assertThat(processed.total()).isEqualTo(3000);
+	}
+
+	@Test
 	void sendBatchKeepsOneKeyInOneQueueAndReportsEachOffset() {
 		String topic = "rmq-keys";
 		rocketMq.createTopic(topic, QUEUES);
@@ -218,10 +240,12 @@ class RocketMqTransportTests {
 		ContainerOptions options = options("broadcast", topic).mode(ConsumptionMode.BROADCAST).build();
 		Processed one = new Processed();
 		Processed two = new Processed();
+		// Broadcast offsets live in a local file per instance that outlives this run's broker: fresh ids.
+		String run = Long.toString(System.nanoTime());
 		try (RocketMqTransport other = new RocketMqTransport(
-				RocketMqSettings.of(rocketMq.nameServer()).withInstanceId("instance-two"))) {
+				RocketMqSettings.of(rocketMq.nameServer()).withInstanceId("instance-two-" + run))) {
 			RocketMqTransport first = new RocketMqTransport(
-					RocketMqSettings.of(rocketMq.nameServer()).withInstanceId("instance-one"));
+					RocketMqSettings.of(rocketMq.nameServer()).withInstanceId("instance-one-" + run));
 			BatchContainer a = start(first, options, one);
 			BatchContainer b = start(other, options, two);
 			try {

@@ -12,6 +12,7 @@ import java.util.Map;
 import io.batchconsumer.benchmarks.jdbc.JdbcBench;
 import io.batchconsumer.benchmarks.jmh.MicroBenchmarks;
 import io.batchconsumer.benchmarks.kafka.KafkaBench;
+import io.batchconsumer.benchmarks.rocketmq.RocketMqBench;
 import io.batchconsumer.benchmarks.report.Medians;
 import io.batchconsumer.benchmarks.report.ResultFiles;
 
@@ -64,6 +65,7 @@ public final class BenchmarkRunner {
 		if (!this.options.jmhOnly()) {
 			runKafka();
 			runJdbc();
+			runRocketMq();
 		}
 		if (this.options.jmh()) {
 			MicroBenchmarks.run(this.options);
@@ -115,6 +117,27 @@ public final class BenchmarkRunner {
 		System.out.printf("%n== scenario 4: %s%n", this.names.get(4));
 		try (JdbcBench bench = new JdbcBench(this.options, this::progress)) {
 			this.runs.addAll(bench.run(records));
+		}
+	}
+
+	/** Scenarios 6-8: the Kafka scenarios 1-3 on RocketMQ, ours next to DefaultMQPushConsumer. */
+	private void runRocketMq() throws Exception {
+		Scenarios sizes = this.options.sizes();
+		List<Scenario> chosen = new ArrayList<>();
+		for (Scenario kafka : List.of(sizes.zeroWork(), sizes.ioBound(), sizes.skew())) {
+			Scenario scenario = RocketMqBench.of(kafka);
+			if (this.options.scenarios().contains(scenario.number())) {
+				chosen.add(scenario);
+			}
+		}
+		if (chosen.isEmpty()) {
+			return;
+		}
+		try (RocketMqBench bench = new RocketMqBench(this.options, this::progress)) {
+			for (Scenario scenario : chosen) {
+				describe(scenario);
+				this.runs.addAll(bench.run(scenario));
+			}
 		}
 	}
 

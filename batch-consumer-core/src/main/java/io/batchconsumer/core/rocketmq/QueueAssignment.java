@@ -34,16 +34,20 @@ final class QueueAssignment {
 
 	private final RebalanceListener listener;
 
+	/** The source's next offset per queue: forgotten when a queue comes or goes, so no stale one is used. */
+	private final Map<MessageQueue, Long> nextOffsets;
+
 	private long seenChanges = -1;
 
 	private final Set<MessageQueue> broadcastQueues = new HashSet<>();
 
 	QueueAssignment(DefaultLitePullConsumer consumer, RebalanceGate gate, QueueNumbers numbers,
-			RebalanceListener listener) {
+			RebalanceListener listener, Map<MessageQueue, Long> nextOffsets) {
 		this.consumer = consumer;
 		this.gate = gate;
 		this.numbers = numbers;
 		this.listener = listener;
+		this.nextOffsets = nextOffsets;
 	}
 
 	/** Drains and commits the queues a rebalance takes away, then lets the rebalance go on. */
@@ -58,6 +62,7 @@ final class QueueAssignment {
 					}
 					finally {
 						this.gate.release(leaving);
+						leaving.forEach(this.nextOffsets::remove);
 					}
 				}
 			}
@@ -105,9 +110,11 @@ final class QueueAssignment {
 			}
 			finally {
 				this.gate.release(lost);
+				lost.forEach(this.nextOffsets::remove);
 			}
 		}
 		if (!added.isEmpty()) {
+			added.forEach(this.nextOffsets::remove);
 			this.gate.hold(added);
 			this.listener.onAssigned(partitions(added));
 		}

@@ -61,6 +61,9 @@ public final class RocketMqMessageSource implements MessageSource {
 
 	private final List<String> clientTopics = new ArrayList<>();
 
+	/** The next offset each queue's messages continue at: one past the last returned, or the last seek. */
+	private final Map<MessageQueue, Long> nextOffsets = new HashMap<>();
+
 	private QueueAssignment assignment;
 
 	private BrokerProbe probe;
@@ -103,7 +106,7 @@ public final class RocketMqMessageSource implements MessageSource {
 		}
 		this.consumer = created;
 		this.clientTopics.addAll(wrapped);
-		this.assignment = new QueueAssignment(created, this.gate, this.numbers, listener);
+		this.assignment = new QueueAssignment(created, this.gate, this.numbers, listener, this.nextOffsets);
 		this.probe = new BrokerProbe(this.options.id(), created, this.clientTopics, this.gate::held, this.numbers);
 		this.probe.start();
 	}
@@ -149,6 +152,7 @@ public final class RocketMqMessageSource implements MessageSource {
 			for (MessageExt message : pulled) {
 				messages.add(RocketMqMessages.message(message, partition));
 			}
+			this.nextOffsets.put(queue, pulled.get(pulled.size() - 1).getQueueOffset() + 1);
 		}
 		return messages;
 	}
@@ -166,15 +170,35 @@ public final class RocketMqMessageSource implements MessageSource {
 		this.consumer.pause(queues(partitions));
 	}
 
+	/**
+	 * Resumes fetching at once. The client's pull task of a paused queue looks again only every
+	 * second, which stalled a queue for up to a second after each flow-control pause; a seek to the
+	 * queue's next offset restarts its pull task now (and drops nothing: what the client had cached
+	 * for the queue lies at or past that offset and is pulled again).
+	 */
 	@Override
 	public void resume(Collection<TopicPartition> partitions) {
-		this.consumer.resume(queues(partitions));
+		List<MessageQueue> queues = queues(partitions);
+		this.consumer.resume(queues);
+		for (MessageQueue queue : queues) {
+			Long next = this.nextOffsets.get(queue);
+			if (next != null && this.gate.holds(queue)) {
+				try {
+					this.consumer.seek(queue, next);
+				}
+				catch (MQClientException ex) {
+					// rebalancing or out of range: the plain resume above still takes effect within a second
+				}
+			}
+		}
 	}
 
 	@Override
 	public void seek(TopicPartition partition, long offset) {
 		try {
-			this.consumer.seek(this.numbers.queue(partition), offset);
+			MessageQueue queue = this.numbers.queue(partition);
+			this.consumer.seek(queue, offset);
+			this.nextOffsets.put(queue, offset);
 		}
 		catch (MQClientException ex) {
 			throw new IllegalArgumentException("Cannot seek " + partition + " to " + offset + ": " + ex.getMessage(), ex);
