@@ -132,8 +132,7 @@ final class EmbeddedRocketMq {
 				return this.admin.fetchPublishMessageQueues(topic).size() == queues;
 			}
 			catch (Exception ex) {
-				System.out.println("createTopic " + topic + ": " + ex + " route " + this.nameServer.getRouteInfoManager().pickupTopicRouteData(topic));
-				return false;
+				return false; // not routed yet
 			}
 		});
 	}

@@ -172,7 +172,7 @@ public final class BenchmarkRunner {
 		Runtime runtime = Runtime.getRuntime();
 		return List.of("# batch-consumer benchmarks" + (this.options.quick() ? " (quick)" : ""), "",
 				String.format(Locale.ROOT, "Run %s, %.0f s; %d cores, 1-minute load average %.1f–%.1f (sampled after "
-						+ "every run); Java %s, max heap %d MiB; one in-process Kafka broker (KRaft) in the same JVM; "
+						+ "every run); Java %s, max heap %d MiB; one in-process Kafka broker (KRaft) in the same JVM (scenarios 6-8: a RocketMQ name server and broker); "
 						+ "%d measured round(s), contenders interleaved, warm-up cap %s, run cap %s.",
 						LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 16), seconds,
 						runtime.availableProcessors(), this.loadMin, this.loadMax, System.getProperty("java.version"),

@@ -31,10 +31,10 @@ import org.slf4j.LoggerFactory;
  * rebalance goes on: the queue's commit then fails as lost, and its uncommitted messages are
  * delivered again to the new owner (at-least-once).
  *
- * <p>Threading: {@link #allocate} and {@link #messageQueueChanged} run on the client's rebalance thread; {@link #takeRevocation},
- * {@link #hold} and {@link #release} on the owner thread. The held set is concurrent because the
- * rebalance thread reads it; revocations are handed over in a concurrent queue and answered with
- * a latch.
+ * <p>Threading: {@link #allocate} and {@link #messageQueueChanged} run on the client's rebalance
+ * thread; {@link #takeRevocation}, {@link #hold} and {@link #release} on the owner thread. The
+ * held set is concurrent because the rebalance thread reads it; revocations are handed over in a
+ * concurrent queue and answered with a latch.
  */
 final class RebalanceGate implements AllocateMessageQueueStrategy, MessageQueueListener {
 
