@@ -78,12 +78,17 @@ public class CrashLoopConsumer {
 
 		private final FileOutputStream out;
 
-		Recorder(@Value("${crash.directory}") String directory, @Value("${crash.life}") int life) throws IOException {
+		private final long sliceMillis;
+
+		Recorder(@Value("${crash.directory}") String directory, @Value("${crash.life}") int life,
+				@Value("${crash.slice-millis:0}") long sliceMillis) throws IOException {
 			this.out = new FileOutputStream(directory + "/life-" + life + ".txt", true);
+			this.sliceMillis = sliceMillis;
 		}
 
 		@BatchListener(id = TOPIC, topics = TOPIC)
-		void onMessages(List<Message<String>> messages) throws IOException {
+		void onMessages(List<Message<String>> messages) throws IOException, InterruptedException {
+			Thread.sleep(this.sliceMillis); // the work of a slice, so that kills meet work in flight
 			StringBuilder lines = new StringBuilder();
 			for (Message<String> message : messages) {
 				lines.append(message.payload()).append(' ').append(message.partition()).append(' ')
