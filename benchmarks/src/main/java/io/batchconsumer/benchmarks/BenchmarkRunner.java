@@ -12,6 +12,7 @@ import java.util.Map;
 import io.batchconsumer.benchmarks.jdbc.JdbcBench;
 import io.batchconsumer.benchmarks.jmh.MicroBenchmarks;
 import io.batchconsumer.benchmarks.kafka.KafkaBench;
+import io.batchconsumer.benchmarks.rocketmq.RocketMqBench;
 import io.batchconsumer.benchmarks.report.Medians;
 import io.batchconsumer.benchmarks.report.ResultFiles;
 
@@ -64,6 +65,7 @@ public final class BenchmarkRunner {
 		if (!this.options.jmhOnly()) {
 			runKafka();
 			runJdbc();
+			runRocketMq();
 		}
 		if (this.options.jmh()) {
 			MicroBenchmarks.run(this.options);
@@ -118,6 +120,27 @@ public final class BenchmarkRunner {
 		}
 	}
 
+	/** Scenarios 6-8: the Kafka scenarios 1-3 on RocketMQ, ours next to DefaultMQPushConsumer. */
+	private void runRocketMq() throws Exception {
+		Scenarios sizes = this.options.sizes();
+		List<Scenario> chosen = new ArrayList<>();
+		for (Scenario kafka : List.of(sizes.zeroWork(), sizes.ioBound(), sizes.skew())) {
+			Scenario scenario = RocketMqBench.of(kafka);
+			if (this.options.scenarios().contains(scenario.number())) {
+				chosen.add(scenario);
+			}
+		}
+		if (chosen.isEmpty()) {
+			return;
+		}
+		try (RocketMqBench bench = new RocketMqBench(this.options, this::progress)) {
+			for (Scenario scenario : chosen) {
+				describe(scenario);
+				this.runs.addAll(bench.run(scenario));
+			}
+		}
+	}
+
 	private void describe(Scenario scenario) {
 		this.names.put(scenario.number(), scenario.name());
 		if (scenario.hasWork()) {
@@ -149,7 +172,7 @@ public final class BenchmarkRunner {
 		Runtime runtime = Runtime.getRuntime();
 		return List.of("# batch-consumer benchmarks" + (this.options.quick() ? " (quick)" : ""), "",
 				String.format(Locale.ROOT, "Run %s, %.0f s; %d cores, 1-minute load average %.1f–%.1f (sampled after "
-						+ "every run); Java %s, max heap %d MiB; one in-process Kafka broker (KRaft) in the same JVM; "
+						+ "every run); Java %s, max heap %d MiB; one in-process Kafka broker (KRaft) in the same JVM (scenarios 6-8: a RocketMQ name server and broker); "
 						+ "%d measured round(s), contenders interleaved, warm-up cap %s, run cap %s.",
 						LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 16), seconds,
 						runtime.availableProcessors(), this.loadMin, this.loadMax, System.getProperty("java.version"),

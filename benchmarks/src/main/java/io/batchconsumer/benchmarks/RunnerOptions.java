@@ -12,7 +12,7 @@ import java.util.TreeSet;
  *
  * <pre>
  * --quick            small sizes, one round, no warm-up (under a minute; what the test runs)
- * --scenarios=1,2,3  which scenarios (default all: 1-5)
+ * --scenarios=1,2,3  which scenarios (default 1-5; 6-8 are the RocketMQ scenarios, run only when named)
  * --contenders=a,b   only the Kafka contenders whose name contains one of these (default all)
  * --rounds=3         measured rounds per scenario (contenders interleaved in each)
  * --scale=1.0        factor on every record count

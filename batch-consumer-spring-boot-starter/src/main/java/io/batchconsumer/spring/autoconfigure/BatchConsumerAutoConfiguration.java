@@ -38,7 +38,8 @@ import io.batchconsumer.spring.listener.PayloadConverter;
 @Conditional(OnBatchConsumerEnabledCondition.class)
 @EnableConfigurationProperties(BatchConsumerProperties.class)
 @Import({ PayloadConverterConfigurations.Json.class, PayloadConverterConfigurations.Raw.class,
-		TransportConfigurations.Jdbc.class, TransportConfigurations.Kafka.class, TransportConfigurations.Missing.class })
+		TransportConfigurations.Jdbc.class, TransportConfigurations.Kafka.class, TransportConfigurations.RocketMq.class,
+		TransportConfigurations.Missing.class })
 public final class BatchConsumerAutoConfiguration {
 
 	/**

@@ -29,7 +29,7 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 	private boolean enabled = true;
 
 	/**
-	 * Which transport stores the messages: 'jdbc' (the embedded default) or 'kafka'.
+	 * Which transport stores the messages: 'jdbc' (the embedded default), 'kafka' or 'rocketmq'.
 	 */
 	private String transport = "jdbc";
 

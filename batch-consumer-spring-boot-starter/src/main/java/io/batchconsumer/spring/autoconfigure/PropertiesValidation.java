@@ -18,7 +18,7 @@ import org.springframework.validation.Errors;
 final class PropertiesValidation {
 
 	/** The values of {@code batch-consumer.transport}. */
-	static final List<String> TRANSPORTS = List.of("jdbc", "kafka");
+	static final List<String> TRANSPORTS = List.of("jdbc", "kafka", "rocketmq");
 
 	private PropertiesValidation() {
 	}

@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -24,6 +25,8 @@ import io.batchconsumer.core.jdbc.JdbcSettings;
 import io.batchconsumer.core.jdbc.JdbcTransport;
 import io.batchconsumer.core.jdbc.SchemaInitialization;
 import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.core.rocketmq.RocketMqSettings;
+import io.batchconsumer.core.rocketmq.RocketMqTransport;
 import io.batchconsumer.spring.listener.PayloadConverter;
 
 /**
@@ -121,6 +124,62 @@ final class TransportConfigurations {
 	}
 
 	/**
+	 * The RocketMQ transport, configured from {@code batch-consumer.rocketmq.*} ({@link RocketMqProperties})
+	 * with rocketmq-spring's {@code rocketmq.name-server} as the fallback; each listener's subscription
+	 * expression is {@code batch-consumer.listeners.<id>.rocketmq.selector}.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty(prefix = "batch-consumer", name = "transport", havingValue = "rocketmq")
+	@ConditionalOnClass(name = "org.apache.rocketmq.client.consumer.DefaultLitePullConsumer")
+	@EnableConfigurationProperties(RocketMqProperties.class)
+	static class RocketMq {
+
+		@Bean(destroyMethod = "close")
+		@ConditionalOnMissingBean(Transport.class)
+		RocketMqTransport batchConsumerRocketMqTransport(BatchConsumerProperties properties,
+				RocketMqProperties rocketMq, Environment environment, PayloadConverter converter) {
+			return new RocketMqTransport(rocketMqSettings(properties, rocketMq, environment), converter::write);
+		}
+
+	}
+
+	/**
+	 * Maps the properties to the RocketMQ transport's settings.
+	 * @param properties the batch-consumer properties (instance id)
+	 * @param rocketMq the {@code batch-consumer.rocketmq.*} properties
+	 * @param environment for the rocketmq-spring fallbacks and the per-listener selectors
+	 * @return the settings
+	 * @throws IllegalStateException when no name server is configured
+	 */
+	static RocketMqSettings rocketMqSettings(BatchConsumerProperties properties, RocketMqProperties rocketMq,
+			Environment environment) {
+		String nameServer = firstOf(rocketMq.getNameServer(), environment.getProperty("rocketmq.name-server"));
+		if (nameServer == null) {
+			throw new IllegalStateException("batch-consumer.transport=rocketmq needs batch-consumer.rocketmq.name-server "
+					+ "(or rocketmq.name-server), e.g. 127.0.0.1:9876");
+		}
+		String instanceId = firstOf(rocketMq.getInstanceId(), properties.getInstanceId());
+		try {
+			return new RocketMqSettings(nameServer,
+					firstOf(rocketMq.getAccessKey(), environment.getProperty("rocketmq.producer.access-key")),
+					firstOf(rocketMq.getSecretKey(), environment.getProperty("rocketmq.producer.secret-key")),
+					rocketMq.getNamespace(), instanceId,
+					(id) -> environment.getProperty("batch-consumer.listeners." + id + ".rocketmq.selector"),
+					rocketMq.getSendTimeout());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("batch-consumer." + ex.getMessage());
+		}
+	}
+
+	private static String firstOf(String value, String fallback) {
+		if (value != null && !value.isBlank()) {
+			return value.trim();
+		}
+		return (fallback != null && !fallback.isBlank()) ? fallback.trim() : null;
+	}
+
+	/**
 	 * No transport could be configured: fails start-up with what to do. For
 	 * {@code batch-consumer.transport=kafka} that means kafka-clients or Boot's Kafka auto-configuration
 	 * is missing; for {@code jdbc}, a single {@link javax.sql.DataSource}. A user {@link Transport} bean
@@ -133,6 +192,11 @@ final class TransportConfigurations {
 		@ConditionalOnMissingBean
 		Transport batchConsumerMissingTransport(BatchConsumerProperties properties) {
 			String transport = PropertiesValidation.normalize(properties.getTransport());
+			if ("rocketmq".equals(transport)) {
+				throw new IllegalStateException("No Transport bean for batch-consumer.transport=rocketmq: add "
+						+ "org.apache.rocketmq:rocketmq-client (5.x) to the application, or define a "
+						+ "io.batchconsumer.core.Transport bean");
+			}
 			if ("kafka".equals(transport)) {
 				throw new IllegalStateException("No Transport bean for batch-consumer.transport=kafka: add "
 						+ "org.springframework.boot:spring-boot-starter-kafka to the application (it brings "

@@ -54,7 +54,7 @@ class BatchConsumerPropertiesTests {
 
 	@Test
 	void anUnknownTransportFailsNamingThePropertyAndTheAllowedValues() {
-		assertFailsWith("batch-consumer.transport must be one of jdbc, kafka but was 'rabbit'",
+		assertFailsWith("batch-consumer.transport must be one of jdbc, kafka, rocketmq but was 'rabbit'",
 				"batch-consumer.transport=rabbit");
 	}
 

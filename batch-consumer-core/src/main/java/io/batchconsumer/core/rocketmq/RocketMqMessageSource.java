@@ -1,0 +1,289 @@
+package io.batchconsumer.core.rocketmq;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.store.OffsetStore;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+
+import io.batchconsumer.core.ConsumptionMode;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.RebalanceListener;
+import io.batchconsumer.core.SourceUnavailableException;
+import io.batchconsumer.core.TopicPartition;
+
+/**
+ * A {@link MessageSource} on RocketMQ's {@code DefaultLitePullConsumer} with auto-commit off: a
+ * message queue is a partition and the queue offset is the offset.
+ *
+ * <p>Clustering mode subscribes; RocketMQ's client rebalances on its own thread and the
+ * {@link RebalanceGate} makes it wait until the engine drained and committed the queues that
+ * leave. The engine learns of new queues from {@link QueueAssignment} before any of their
+ * messages. Broadcast mode assigns every queue of the topics itself, from the {@link BrokerProbe}'s
+ * lists, and keeps its offsets in RocketMQ's local offset file.
+ *
+ * <p>Commits write the engine's watermarks: in clustering mode straight to the broker with a
+ * synchronous offset update per queue (a failure is thrown, never swallowed); in broadcast mode to
+ * the local file. A queue that the client no longer holds (lost to another member) commits nothing.
+ *
+ * <p>Threading: only the container's owner thread calls it, except {@link #wakeup()}. The consumer
+ * runs its own pull threads and rebalance thread; the gate and the probe are how they talk to the
+ * owner thread.
+ */
+public final class RocketMqMessageSource implements MessageSource {
+
+	/** Client queues polled into one returned list at most. */
+	private static final int MAX_REQUESTS_PER_POLL = 16;
+
+	private final ContainerOptions options;
+
+	private final RocketMqClients clients;
+
+	private final QueueNumbers numbers;
+
+	private final OwnerWait wait = new OwnerWait();
+
+	private final RebalanceGate gate;
+
+	/** Made anew by each {@link #subscribe} attempt: a RocketMQ client that failed to start cannot start again. */
+	private DefaultLitePullConsumer consumer;
+
+	private final List<String> clientTopics = new ArrayList<>();
+
+	/** The next offset each queue's messages continue at: one past the last returned, or the last seek. */
+	private final Map<MessageQueue, Long> nextOffsets = new HashMap<>();
+
+	private QueueAssignment assignment;
+
+	private BrokerProbe probe;
+
+	RocketMqMessageSource(ContainerOptions options, RocketMqClients clients, QueueNumbers numbers) {
+		this.options = options;
+		this.clients = clients;
+		this.numbers = numbers;
+		this.gate = new RebalanceGate(options.shutdownTimeout().plusSeconds(10).toNanos(), this.wait::wakeup);
+	}
+
+	private boolean broadcast() {
+		return this.options.mode() == ConsumptionMode.BROADCAST;
+	}
+
+	/**
+	 * Creates and starts the consumer. A failure (the name server cannot be reached) is reported as
+	 * {@link SourceUnavailableException}; the engine calls again later, with a new client each time.
+	 */
+	@Override
+	public void subscribe(Collection<String> topics, RebalanceListener listener) {
+		String selector = this.clients.settings().selector(this.options.id());
+		DefaultLitePullConsumer created = this.clients.consumer(this.options, this.gate);
+		List<String> wrapped = topics.stream().map(this.clients.names()::wrap).toList();
+		try {
+			for (String clientTopic : wrapped) {
+				if (broadcast()) {
+					created.setSubExpressionForAssign(clientTopic, selector);
+				}
+				else {
+					created.subscribe(clientTopic, selector, this.gate);
+				}
+			}
+			created.start();
+		}
+		catch (MQClientException | RuntimeException ex) {
+			created.shutdown();
+			throw new SourceUnavailableException("RocketMQ consumer of container '" + this.options.id()
+					+ "' cannot start (name server " + this.clients.settings().nameServer() + "): " + ex.getMessage(), ex);
+		}
+		this.consumer = created;
+		this.clientTopics.addAll(wrapped);
+		this.assignment = new QueueAssignment(created, this.gate, this.numbers, listener, this.nextOffsets);
+		this.probe = new BrokerProbe(this.options.id(), created, this.clientTopics, this.gate::held, this.numbers);
+		this.probe.start();
+	}
+
+	@Override
+	public List<Message<byte[]>> poll(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (true) {
+			this.assignment.handleRevocations();
+			if (broadcast()) {
+				this.assignment.assignBroadcast(this.clientTopics, this.probe.snapshot().queues());
+			}
+			this.assignment.reconcileIfChanged();
+			List<Message<byte[]>> messages = fetch();
+			if (!messages.isEmpty()) {
+				return messages;
+			}
+			long left = deadline - System.nanoTime();
+			if (this.wait.takeWakeup() || left <= 0) {
+				checkReachable();
+				return List.of();
+			}
+			this.wait.park(left);
+		}
+	}
+
+	private List<Message<byte[]>> fetch() {
+		List<Message<byte[]>> messages = new ArrayList<>();
+		for (int request = 0; request < MAX_REQUESTS_PER_POLL; request++) {
+			List<MessageExt> pulled = this.consumer.poll(0);
+			if (pulled.isEmpty()) {
+				break;
+			}
+			MessageExt first = pulled.get(0);
+			MessageQueue queue = new MessageQueue(first.getTopic(), first.getBrokerName(), first.getQueueId());
+			if (!this.gate.holds(queue)) {
+				this.assignment.reconcile();
+				if (!this.gate.holds(queue)) {
+					continue; // a queue the client dropped meanwhile
+				}
+			}
+			TopicPartition partition = this.numbers.partition(queue);
+			for (MessageExt message : pulled) {
+				messages.add(RocketMqMessages.message(message, partition));
+			}
+			this.nextOffsets.put(queue, pulled.get(pulled.size() - 1).getQueueOffset() + 1);
+		}
+		return messages;
+	}
+
+	private void checkReachable() {
+		String outage = this.probe.snapshot().outage();
+		if (outage != null) {
+			throw new SourceUnavailableException("RocketMQ is unreachable for container '" + this.options.id() + "': "
+					+ outage + "; the consumer keeps trying", null);
+		}
+	}
+
+	@Override
+	public void pause(Collection<TopicPartition> partitions) {
+		this.consumer.pause(queues(partitions));
+	}
+
+	/**
+	 * Resumes fetching at once. The client's pull task of a paused queue looks again only every
+	 * second, which stalled a queue for up to a second after each flow-control pause; a seek to the
+	 * queue's next offset restarts its pull task now (and drops nothing: what the client had cached
+	 * for the queue lies at or past that offset and is pulled again).
+	 */
+	@Override
+	public void resume(Collection<TopicPartition> partitions) {
+		List<MessageQueue> queues = queues(partitions);
+		this.consumer.resume(queues);
+		for (MessageQueue queue : queues) {
+			Long next = this.nextOffsets.get(queue);
+			if (next != null && this.gate.holds(queue)) {
+				try {
+					this.consumer.seek(queue, next);
+				}
+				catch (MQClientException ex) {
+					// rebalancing or out of range: the plain resume above still takes effect within a second
+				}
+			}
+		}
+	}
+
+	@Override
+	public void seek(TopicPartition partition, long offset) {
+		try {
+			MessageQueue queue = this.numbers.queue(partition);
+			this.consumer.seek(queue, offset);
+			this.nextOffsets.put(queue, offset);
+		}
+		catch (MQClientException ex) {
+			throw new IllegalArgumentException("Cannot seek " + partition + " to " + offset + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	@Override
+	public void commitSync(Map<TopicPartition, Long> offsets) {
+		Map<MessageQueue, Long> ours = new HashMap<>();
+		List<TopicPartition> lost = new ArrayList<>();
+		Set<MessageQueue> assigned = new HashSet<>(assignedQueues());
+		offsets.forEach((partition, offset) -> {
+			MessageQueue queue = this.numbers.queue(partition);
+			if (assigned.contains(queue)) {
+				ours.put(queue, offset);
+			}
+			else {
+				lost.add(partition);
+			}
+		});
+		if (!ours.isEmpty()) {
+			store(ours);
+		}
+		if (!lost.isEmpty()) {
+			throw new IllegalStateException("Commit of " + lost + " was not made: the queues belong to another member now");
+		}
+	}
+
+	private void store(Map<MessageQueue, Long> offsets) {
+		this.consumer.commit(offsets, false); // the client's memory: what it persists on rebalance and shutdown
+		OffsetStore store = this.consumer.getOffsetStore();
+		if (broadcast()) {
+			store.persistAll(offsets.keySet());
+			return;
+		}
+		for (Map.Entry<MessageQueue, Long> offset : offsets.entrySet()) {
+			try {
+				store.updateConsumeOffsetToBroker(offset.getKey(), offset.getValue(), false);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new SourceUnavailableException("Commit of " + offsets + " was interrupted", ex);
+			}
+			catch (Exception ex) {
+				throw new SourceUnavailableException("Commit of " + offsets + " failed: " + ex.getMessage(), ex);
+			}
+		}
+	}
+
+	private Set<MessageQueue> assignedQueues() {
+		try {
+			return this.consumer.assignment();
+		}
+		catch (MQClientException ex) {
+			throw new SourceUnavailableException("The assignment cannot be read: " + ex.getMessage(), ex);
+		}
+	}
+
+	@Override
+	public Map<TopicPartition, Long> endOffsets() {
+		return (this.probe != null) ? this.probe.snapshot().endOffsets() : Map.of();
+	}
+
+	@Override
+	public void wakeup() {
+		this.wait.wakeup();
+	}
+
+	@Override
+	public void close() {
+		this.gate.close();
+		if (this.probe != null) {
+			this.probe.close();
+		}
+		if (this.consumer != null) {
+			this.consumer.shutdown();
+		}
+	}
+
+	private List<MessageQueue> queues(Collection<TopicPartition> partitions) {
+		List<MessageQueue> queues = new ArrayList<>(partitions.size());
+		for (TopicPartition partition : partitions) {
+			queues.add(this.numbers.queue(partition));
+		}
+		return queues;
+	}
+
+}

@@ -1,0 +1,327 @@
+package io.batchconsumer.rocketmq;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ConsumptionMode;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.rocketmq.RocketMqDeadLetterSink;
+import io.batchconsumer.core.rocketmq.RocketMqSettings;
+import io.batchconsumer.core.rocketmq.RocketMqTransport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The RocketMQ transport on a real in-process name server and broker: commits to the broker's
+ * offset store, dead letters in {@code %DLQ%<group>}, two members of a group, broadcast.
+ */
+class RocketMqTransportTests {
+
+	private static final int QUEUES = 4;
+
+	private static EmbeddedRocketMq rocketMq;
+
+	private static RocketMqTransport transport;
+
+	@BeforeAll
+	static void startBroker() {
+		rocketMq = EmbeddedRocketMq.get();
+		transport = new RocketMqTransport(RocketMqSettings.of(rocketMq.nameServer()));
+	}
+
+	@AfterAll
+	static void closeTransport() {
+		transport.close();
+	}
+
+	static ContainerOptions.Builder options(String id, String topic) {
+		return ContainerOptions.builder(id)
+			.topics(topic)
+			.group("group-" + topic)
+			.threadSize(4)
+			.retryBackoff(Duration.ofMillis(1))
+			.retryMaxBackoff(Duration.ofMillis(5))
+			.pollTimeout(Duration.ofMillis(100))
+			.shutdownTimeout(Duration.ofSeconds(10))
+			.commitInterval(Duration.ofMillis(100));
+	}
+
+	private static BatchContainer start(RocketMqTransport on, ContainerOptions options, SliceListener listener) {
+		BatchContainer container = new BatchContainer(options, on.createSource(options), listener,
+				on.deadLetterSink(options));
+		container.start();
+		return container;
+	}
+
+	private static void send(String topic, int from, int to) {
+		List<OutgoingMessage> batch = IntStream.range(from, to)
+			.mapToObj((id) -> OutgoingMessage.of("key-" + (id % 16), "payload-" + id))
+			.toList();
+		assertThat(transport.producer().sendBatch(topic, batch)).allMatch(SendResult::isStored);
+	}
+
+	@Test
+	void everyMessageIsProcessedAndEveryQueueIsCommittedToItsEnd() {
+		String topic = "rmq-all";
+		rocketMq.createTopic(topic, QUEUES);
+		send(topic, 0, 3000);
+		ContainerOptions options = options("all", topic).build();
+		Processed processed = new Processed();
+		BatchContainer container = start(transport, options, processed);
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> processed.distinct() == 3000
+					&& rocketMq.committedToTheEnd(options.group(), topic, QUEUES));
+			assertThat(processed.partitions()).hasSize(QUEUES);
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+		assertThat(rocketMq.endOffsets(topic, QUEUES).values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3000);
+	}
+
+	@Test
+	void flowControlPausesAndResumesAQueueWithoutLosingOrRepeatingMessages() {
+		String topic = "rmq-flow";
+		rocketMq.createTopic(topic, 1);
+		send(topic, 0, 3000);
+		ContainerOptions options = options("flow", topic).pullBatchSize(32).pullThresholdForQueue(64).maxSpan(128).build();
+		Processed processed = new Processed();
+		BatchContainer container = start(transport, options, (slice) -> {
+			Thread.sleep(1);
+			return processed.onSlice(slice);
+		});
+		try {
+			await().atMost(Duration.ofSeconds(90)).until(() -> processed.distinct() == 3000
+					&& rocketMq.committedToTheEnd(options.group(), topic, 1));
+			assertThat(container.stats().flowControlCount() + container.stats().flowControlSpan()).isPositive();
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+		assertThat(processed.total()).isEqualTo(3000);
+	}
+
+	@Test
+	void sendBatchKeepsOneKeyInOneQueueAndReportsEachOffset() {
+		String topic = "rmq-keys";
+		rocketMq.createTopic(topic, QUEUES);
+		List<OutgoingMessage> batch = IntStream.range(0, 400)
+			.mapToObj((id) -> OutgoingMessage.of("key-" + (id % 8), "payload-" + id))
+			.toList();
+		List<SendResult> results = transport.producer().sendBatch(topic, batch);
+		assertThat(results).hasSize(400).allMatch(SendResult::isStored);
+		for (int key = 0; key < 8; key++) {
+			Set<Integer> queues = new HashSet<>();
+			for (int id = key; id < 400; id += 8) {
+				queues.add(results.get(id).partition());
+			}
+			assertThat(queues).as("queues of key-%d", key).hasSize(1);
+		}
+		Set<String> positions = new HashSet<>();
+		results.forEach((result) -> positions.add(result.partition() + "@" + result.offset()));
+		assertThat(positions).hasSize(400);
+		List<SendResult> unkeyed = transport.producer().sendBatch(topic, List.of("a", "b", "c"));
+		assertThat(unkeyed).allMatch(SendResult::isStored);
+	}
+
+	@Test
+	void poisonMessagesLandInTheGroupsDeadLetterTopicWithWhereTheyCameFrom() throws Exception {
+		String topic = "rmq-poison";
+		rocketMq.createTopic(topic, 2);
+		List<Object> batch = new ArrayList<>();
+		for (int id = 0; id < 200; id++) {
+			batch.add(OutgoingMessage.of("k" + id, (id % 50 == 7) ? "poison-" + id : "payload-" + id));
+		}
+		assertThat(transport.producer().sendBatch(topic, batch)).allMatch(SendResult::isStored);
+		ContainerOptions options = options("poison", topic).retryMaxAttempts(2).build();
+		BatchContainer container = start(transport, options, (slice) -> {
+			List<Message<byte[]>> poison = slice.stream()
+				.filter((message) -> new String(message.payload(), StandardCharsets.UTF_8).startsWith("poison"))
+				.toList();
+			return poison.isEmpty() ? BatchResult.success()
+					: BatchResult.failed(poison, new IllegalStateException("cannot digest"));
+		});
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> rocketMq.committedToTheEnd(options.group(), topic, 2));
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+		String deadLetters = transport.deadLetterSink(options).topic();
+		assertThat(deadLetters).isEqualTo("%DLQ%" + options.group());
+		List<MessageExt> dead = readAll(deadLetters, 4);
+		assertThat(dead).hasSize(4).allSatisfy((message) -> {
+			String body = new String(message.getBody(), StandardCharsets.UTF_8);
+			assertThat(body).startsWith("poison-");
+			assertThat(message.getKeys()).isEqualTo("k" + body.substring("poison-".length()));
+			assertThat(message.getUserProperty(RocketMqDeadLetterSink.ORIGINAL_TOPIC)).isEqualTo(topic);
+			assertThat(message.getUserProperty(RocketMqDeadLetterSink.ORIGINAL_QUEUE)).matches("[01]");
+			assertThat(message.getUserProperty(RocketMqDeadLetterSink.ORIGINAL_OFFSET)).matches("\\d+");
+			assertThat(message.getUserProperty(RocketMqDeadLetterSink.ATTEMPTS)).isEqualTo("2");
+			assertThat(message.getUserProperty(RocketMqDeadLetterSink.ERROR_CLASS))
+				.isEqualTo(IllegalStateException.class.getName());
+			assertThat(message.getUserProperty(RocketMqDeadLetterSink.ERROR_MESSAGE)).isEqualTo("cannot digest");
+		});
+	}
+
+	@Test
+	void twoContainersOfOneGroupSplitTheQueuesAndHandThemOverWithoutLoss() {
+		String topic = "rmq-split";
+		rocketMq.createTopic(topic, QUEUES);
+		send(topic, 0, 2000);
+		ContainerOptions first = options("split-1", topic).build();
+		ContainerOptions second = options("split-2", topic).build();
+		Processed one = new Processed();
+		Processed two = new Processed();
+		// Slow enough that the second member joins while the first has work in flight on every queue.
+		SliceListener slow = (slice) -> {
+			Thread.sleep(2);
+			return one.onSlice(slice);
+		};
+		BatchContainer a = start(transport, first, slow);
+		BatchContainer b = null;
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> a.stats().partitions().size() == QUEUES && one.total() > 0);
+			b = start(transport, second, two);
+			BatchContainer joined = b;
+			// The first member gives half of its queues up (drained and committed), the second takes them.
+			await().atMost(Duration.ofSeconds(90)).until(() -> a.stats().partitions().size() == QUEUES / 2
+					&& joined.stats().partitions().size() == QUEUES / 2);
+			send(topic, 2000, 3000);
+			await().atMost(Duration.ofSeconds(60)).until(() -> union(one, two).size() == 3000);
+			assertThat(two.partitions()).hasSize(QUEUES / 2);
+			assertThat(b.stop()).isTrue();
+			send(topic, 3000, 4000);
+			await().atMost(Duration.ofSeconds(90)).until(() -> a.stats().partitions().size() == QUEUES
+					&& union(one, two).size() == 4000 && rocketMq.committedToTheEnd(first.group(), topic, QUEUES));
+		}
+		finally {
+			a.stop();
+			if (b != null) {
+				b.stop();
+			}
+		}
+		assertThat(union(one, two)).hasSize(4000);
+		// Handing over drains and commits first: far fewer repeats than a whole queue's backlog.
+		assertThat(one.total() + two.total() - 4000).isLessThan(500);
+	}
+
+	private static Set<String> union(Processed one, Processed two) {
+		Set<String> all = new HashSet<>(one.payloads());
+		all.addAll(two.payloads());
+		return all;
+	}
+
+	@Test
+	void broadcastGivesEveryInstanceEveryMessage() {
+		String topic = "rmq-broadcast";
+		rocketMq.createTopic(topic, QUEUES);
+		send(topic, 0, 1000);
+		ContainerOptions options = options("broadcast", topic).mode(ConsumptionMode.BROADCAST).build();
+		Processed one = new Processed();
+		Processed two = new Processed();
+		// Broadcast offsets live in a local file per instance that outlives this run's broker: fresh ids.
+		String run = Long.toString(System.nanoTime());
+		try (RocketMqTransport other = new RocketMqTransport(
+				RocketMqSettings.of(rocketMq.nameServer()).withInstanceId("instance-two-" + run))) {
+			RocketMqTransport first = new RocketMqTransport(
+					RocketMqSettings.of(rocketMq.nameServer()).withInstanceId("instance-one-" + run));
+			BatchContainer a = start(first, options, one);
+			BatchContainer b = start(other, options, two);
+			try {
+				await().atMost(Duration.ofSeconds(60)).until(() -> one.distinct() == 1000 && two.distinct() == 1000);
+				send(topic, 1000, 1500);
+				await().atMost(Duration.ofSeconds(60)).until(() -> one.distinct() == 1500 && two.distinct() == 1500);
+				assertThat(a.stats().partitions()).hasSize(QUEUES);
+				assertThat(b.stats().partitions()).hasSize(QUEUES);
+			}
+			finally {
+				a.stop();
+				b.stop();
+				first.close();
+			}
+		}
+	}
+
+	@Test
+	void aSourceThatCannotReachTheNameServerReportsItAndCanBeSubscribedAgain() throws Exception {
+		int deadPort;
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+			deadPort = socket.getLocalPort();
+		}
+		try (RocketMqTransport unreachable = new RocketMqTransport(RocketMqSettings.of("127.0.0.1:" + deadPort))) {
+			ContainerOptions options = options("unreachable", "rmq-unreachable").build();
+			io.batchconsumer.core.MessageSource source = unreachable.createSource(options);
+			io.batchconsumer.core.RebalanceListener ignore = new io.batchconsumer.core.RebalanceListener() {
+				@Override
+				public void onAssigned(java.util.Collection<TopicPartition> partitions) {
+				}
+
+				@Override
+				public void onRevoked(java.util.Collection<TopicPartition> partitions) {
+				}
+			};
+			try {
+				// The engine calls subscribe again after a failure: each try must report the outage, not a used-up client.
+				for (int attempt = 0; attempt < 2; attempt++) {
+					org.assertj.core.api.Assertions
+						.assertThatThrownBy(() -> source.subscribe(List.of("rmq-unreachable"), ignore))
+						.isInstanceOf(io.batchconsumer.core.SourceUnavailableException.class)
+						.hasMessageContaining("127.0.0.1:" + deadPort);
+				}
+			}
+			finally {
+				source.close();
+			}
+		}
+	}
+
+	/** Reads every message of a topic from the start with a plain lite pull consumer. */
+	private static List<MessageExt> readAll(String topic, int expected) throws Exception {
+		DefaultLitePullConsumer reader = new DefaultLitePullConsumer("reader-" + System.nanoTime());
+		reader.setNamesrvAddr(rocketMq.nameServer());
+		reader.setInstanceName("reader-" + System.nanoTime());
+		reader.start();
+		List<MessageExt> read = new ArrayList<>();
+		try {
+			List<MessageQueue> queues = new ArrayList<>(reader.fetchMessageQueues(topic));
+			reader.assign(queues);
+			for (MessageQueue queue : queues) {
+				reader.seekToBegin(queue);
+			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> {
+				read.addAll(reader.poll(200));
+				return read.size() >= expected;
+			});
+		}
+		finally {
+			reader.shutdown();
+		}
+		return read;
+	}
+
+	static TopicPartition partition(String topic, int queue) {
+		return new TopicPartition(topic, queue);
+	}
+
+}
