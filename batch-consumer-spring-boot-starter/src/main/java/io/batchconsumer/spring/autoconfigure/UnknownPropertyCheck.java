@@ -141,7 +141,8 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 	}
 
 	private static List<String> listenerKeys() {
-		List<String> keys = new ArrayList<>();
+		// Transport settings a listener may override that are not engine options.
+		List<String> keys = new ArrayList<>(List.of("rocketmq.selector"));
 		for (ContainerOption<?> option : OptionTable.OPTIONS) {
 			if (option.isSettableAt(Level.LISTENER)) {
 				keys.add(option.key());

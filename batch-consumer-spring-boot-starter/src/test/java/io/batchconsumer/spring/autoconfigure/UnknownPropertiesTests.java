@@ -77,7 +77,7 @@ class UnknownPropertiesTests {
 			String name = (String) property.get("name");
 			Object value = property.get("defaultValue");
 			if (name.startsWith("batch-consumer.") && !name.equals("batch-consumer.listeners")) {
-				values.add(name + "=" + ((value != null) ? value : "x"));
+				values.add(name + "=" + ((value != null) ? value : ("java.lang.Boolean".equals(property.get("type")) ? "false" : "x")));
 				if (value != null && OptionTable.find(name.substring("batch-consumer.".length())) != null) {
 					values.add("batch-consumer.listeners.payments." + name.substring("batch-consumer.".length()) + "=" + value);
 				}
@@ -85,6 +85,7 @@ class UnknownPropertiesTests {
 		}
 		values.addAll(List.of("batch-consumer.listeners.payments.topics[0]=payments",
 				"batch-consumer.listeners.payments.group=billing", "batch-consumer.threadSize=4",
+				"batch-consumer.listeners.payments.rocketmq.selector=paid || created",
 				"batch-consumer.testing.extra=declared-elsewhere", "batch-consumer.testing.tags.region=eu",
 				"batch-consumer.auto-startup=false"));
 		assertThat(values).hasSizeGreaterThan(45);
