@@ -50,11 +50,11 @@ public final class ContainerEngine {
 	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
 		this.options = options;
-		this.status = new ContainerStatus(options.id(), options.threadSize());
+		this.status = new ContainerStatus(options.id(), options.threadSize(), Ticker.SYSTEM);
 		this.workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("batch-consumer-" + options.id() + "-worker-"));
 		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status);
-		this.loop = new PollLoop(options, source, runner, this.workers, this.status);
+		this.loop = new PollLoop(options, source, runner, this.workers, this.status, Ticker.SYSTEM);
 		this.owner = new Thread(this.loop, "batch-consumer-" + options.id() + "-poll");
 	}
 
@@ -88,34 +88,39 @@ public final class ContainerEngine {
 		return !this.owner.isAlive();
 	}
 
-	public CompletableFuture<Void> command(java.util.function.Consumer<PollLoop> command) {
+	/**
+	 * Runs a command on the owner thread.
+	 * @param command the command
+	 * @return completed when it ran, exceptionally when it threw or the container is not running
+	 */
+	CompletableFuture<Void> command(java.util.function.Consumer<OwnerCommands> command) {
 		CompletableFuture<Void> done = new CompletableFuture<>();
 		if (!this.owner.isAlive()) {
 			done.completeExceptionally(new IllegalStateException("container '" + this.options.id() + "' is not running"));
 			return done;
 		}
-		this.loop.post((Runnable) () -> {
+		this.loop.post(new Command(() -> {
 			try {
-				command.accept(this.loop);
+				command.accept(this.loop.commands());
 				done.complete(null);
 			}
 			catch (RuntimeException ex) {
 				done.completeExceptionally(ex);
 			}
-		});
+		}));
 		return done;
 	}
 
 	public CompletableFuture<Void> pause(boolean pause) {
-		return command((loop) -> loop.pauseAll(pause));
+		return command((commands) -> commands.pauseAll(pause));
 	}
 
 	public CompletableFuture<Void> pause(TopicPartition partition, boolean pause) {
-		return command((loop) -> loop.pausePartition(partition, pause));
+		return command((commands) -> commands.pausePartition(partition, pause));
 	}
 
 	public CompletableFuture<Void> seek(TopicPartition partition, long offset) {
-		return command((loop) -> loop.seek(partition, offset));
+		return command((commands) -> commands.seek(partition, offset));
 	}
 
 	public ContainerStats stats() {

@@ -4,9 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.batchconsumer.core.ContainerState;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.MessageSource;
@@ -20,9 +17,7 @@ import io.batchconsumer.core.TopicPartition;
  * <p>Threading: the owner thread writes; any thread reads. {@code state}, {@code sourceError} and
  * {@code snapshot} are volatile so readers see the latest published value; counters are adders.
  */
-public final class ContainerStatus {
-
-	private static final Logger logger = LoggerFactory.getLogger(ContainerStatus.class);
+final class ContainerStatus {
 
 	private static final long PUBLISH_INTERVAL_NANOS = 100_000_000L;
 
@@ -39,8 +34,10 @@ public final class ContainerStatus {
 	/** Set once by a worker that met a {@link VirtualMachineError}; read by any thread. */
 	private volatile String fatalError;
 
+	private final Ticker ticker;
+
 	/** Owner thread only. */
-	private long lastCommitProgressMillis = System.currentTimeMillis();
+	private long lastCommitProgressMillis;
 
 	/** Owner thread only. */
 	private long lastPublishNanos;
@@ -48,9 +45,20 @@ public final class ContainerStatus {
 	private volatile ContainerStats snapshot;
 
 	ContainerStatus(String id, int threadSize) {
+		this(id, threadSize, Ticker.SYSTEM);
+	}
+
+	ContainerStatus(String id, int threadSize, Ticker ticker) {
 		this.id = id;
 		this.threadSize = threadSize;
+		this.ticker = ticker;
+		this.lastCommitProgressMillis = ticker.currentTimeMillis();
 		this.snapshot = build(List.of(), 0, null, false);
+	}
+
+	/** The container's time source. */
+	Ticker ticker() {
+		return this.ticker;
 	}
 
 	Counters counters() {
@@ -79,30 +87,13 @@ public final class ContainerStatus {
 		}
 	}
 
-	/** Records the outcome of a commit of these partitions' states. Owner thread. */
-	void committed(List<PartitionState> states, Map<TopicPartition, Long> offsets, Throwable error) {
-		if (error != null) {
-			this.counters.commitsFailed.increment();
-			logger.warn("Commit of {} failed; it is tried again: {}", offsets, error.toString());
-			for (PartitionState state : states) {
-				if (offsets.containsKey(state.partition)) {
-					state.commitRequested = -1;
-				}
-			}
-			return;
-		}
-		this.counters.commitsSucceeded.increment();
-		for (PartitionState state : states) {
-			Long offset = offsets.get(state.partition);
-			if (offset != null && offset > state.committedOffset) {
-				state.committedOffset = offset;
-				this.lastCommitProgressMillis = System.currentTimeMillis();
-			}
-		}
+	/** A commit moved a partition's committed position (for the health check). Owner thread. */
+	void commitProgressed() {
+		this.lastCommitProgressMillis = this.ticker.currentTimeMillis();
 	}
 
 	void publishIfDue(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {
-		long now = System.nanoTime();
+		long now = this.ticker.nanoTime();
 		if (now - this.lastPublishNanos >= PUBLISH_INTERVAL_NANOS) {
 			this.lastPublishNanos = now;
 			publish(partitions, busy, source, paused);
@@ -129,17 +120,17 @@ public final class ContainerStatus {
 
 	private ContainerStats build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {
 		Map<TopicPartition, Long> ends = (source != null) ? source.endOffsets() : Map.of();
-		long nowNanos = System.nanoTime();
+		long nowNanos = this.ticker.nanoTime();
 		List<PartitionStats> stats = new ArrayList<>(partitions.size());
 		for (PartitionState p : partitions) {
-			long oldest = p.ledger.oldestOpenNanos();
-			stats.add(new PartitionStats(p.partition, p.epoch, p.fetchedOffset, p.committedOffset, p.buffered(),
-					p.backlog, p.backlogBytes, p.ledger.openBatches(),
-					(oldest < 0) ? 0 : (nowNanos - oldest) / 1_000_000, p.flowPaused, p.userPaused || paused,
+			long oldest = p.oldestOpenNanos();
+			stats.add(new PartitionStats(p.partition, p.epoch, p.fetchedOffset(), p.committedOffset(), p.buffered(),
+					p.backlog(), p.backlogBytes(), p.openBatches(),
+					(oldest < 0) ? 0 : (nowNanos - oldest) / 1_000_000, p.isFlowPaused(), p.isUserPaused() || paused,
 					ends.getOrDefault(p.partition, -1L)));
 		}
 		return new ContainerStats(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-				this.lastCommitProgressMillis, this.sourceError, System.currentTimeMillis());
+				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis());
 	}
 
 }

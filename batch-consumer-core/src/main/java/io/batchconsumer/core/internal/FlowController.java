@@ -52,9 +52,8 @@ final class FlowController {
 		List<TopicPartition> resume = new ArrayList<>();
 		for (PartitionState partition : partitions) {
 			evaluate(partition, nowNanos);
-			boolean shouldPause = partition.flowPaused || partition.userPaused || containerPaused;
-			if (shouldPause != partition.sourcePaused) {
-				partition.sourcePaused = shouldPause;
+			boolean shouldPause = partition.isFlowPaused() || partition.isUserPaused() || containerPaused;
+			if (partition.sourcePausedChangesTo(shouldPause)) {
 				(shouldPause ? pause : resume).add(partition.partition);
 			}
 		}
@@ -67,25 +66,24 @@ final class FlowController {
 	}
 
 	/**
-	 * Updates {@link PartitionState#flowPaused}.
+	 * Pauses the partition for flow control, or resumes it below the low-water mark.
 	 * @param partition the partition
 	 * @param nowNanos the time
 	 */
 	void evaluate(PartitionState partition, long nowNanos) {
-		if (!partition.flowPaused) {
-			boolean count = partition.backlog > this.options.pullThresholdForQueue();
-			boolean size = partition.backlogBytes > this.options.pullThresholdSizeForQueue();
+		if (!partition.isFlowPaused()) {
+			boolean count = partition.backlog() > this.options.pullThresholdForQueue();
+			boolean size = partition.backlogBytes() > this.options.pullThresholdSizeForQueue();
 			boolean span = spanCounts() && partition.span() > this.options.maxSpan();
 			if (count || size || span) {
-				partition.flowPaused = true;
-				partition.flowPausedAtNanos = nowNanos;
+				partition.pauseForFlow(nowNanos);
 				countIf(count, this.counters.flowControlCount);
 				countIf(size, this.counters.flowControlSize);
 				countIf(span, this.counters.flowControlSpan);
 			}
 		}
 		else if (isBelowLowWater(partition)) {
-			partition.flowPaused = false;
+			partition.resumeFromFlow();
 		}
 	}
 
@@ -99,13 +97,13 @@ final class FlowController {
 	 */
 	long nanosUntilRecheck(PartitionState partition, long nowNanos) {
 		long suspend = Math.max(this.options.suspend().toNanos(), 1_000_000L);
-		long sincePause = nowNanos - partition.flowPausedAtNanos;
+		long sincePause = nowNanos - partition.flowPausedAtNanos();
 		return suspend - Math.floorMod(sincePause, suspend);
 	}
 
 	private boolean isBelowLowWater(PartitionState partition) {
-		return partition.backlog <= lowWater(this.options.pullThresholdForQueue())
-				&& partition.backlogBytes <= lowWater(this.options.pullThresholdSizeForQueue())
+		return partition.backlog() <= lowWater(this.options.pullThresholdForQueue())
+				&& partition.backlogBytes() <= lowWater(this.options.pullThresholdSizeForQueue())
 				&& (!spanCounts() || partition.span() <= lowWater(this.options.maxSpan()));
 	}
 

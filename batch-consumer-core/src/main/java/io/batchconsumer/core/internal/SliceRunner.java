@@ -48,6 +48,8 @@ final class SliceRunner {
 
 	private final ContainerStatus status;
 
+	private final Ticker ticker;
+
 	/** Set once when the container stops for good: workers give up and leave messages unfinished. */
 	private volatile boolean halted;
 
@@ -59,6 +61,7 @@ final class SliceRunner {
 		this.observer = observer;
 		this.status = status;
 		this.counters = status.counters();
+		this.ticker = status.ticker();
 	}
 
 	void halt() {
@@ -94,7 +97,7 @@ final class SliceRunner {
 	private Failure deliver(Slice slice, List<Message<byte[]>> pending, int attempt) {
 		List<Message<byte[]>> delivered = (attempt == 1) ? pending
 				: pending.stream().map((message) -> message.withDeliveryAttempt(attempt)).toList();
-		long start = System.nanoTime();
+		long start = this.ticker.nanoTime();
 		Failure failure;
 		try {
 			BatchResult result = this.listener.onSlice(delivered);
@@ -109,7 +112,7 @@ final class SliceRunner {
 			failure = new Failure(delivered, (message) -> ex);
 		}
 		int failedCount = (failure != null) ? failure.messages.size() : 0;
-		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), System.nanoTime() - start, failedCount);
+		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), this.ticker.nanoTime() - start, failedCount);
 		this.counters.succeeded.add(delivered.size() - failedCount);
 		return failure;
 	}
@@ -172,7 +175,7 @@ final class SliceRunner {
 
 	/** Whether to give up: only when the container halts or the slice's epoch ended. */
 	private boolean isAbandoned(Slice slice) {
-		if (this.halted || slice.partition.cancelled) {
+		if (this.halted || slice.partition.isCancelled()) {
 			return true;
 		}
 		if (Thread.interrupted()) {
@@ -183,8 +186,8 @@ final class SliceRunner {
 
 	/** Sleeps the back-off; false when the work is abandoned. An interrupt alone does not end it. */
 	private boolean pause(Slice slice, Duration backoff) {
-		long deadline = System.nanoTime() + backoff.toNanos();
-		for (long left = backoff.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+		long deadline = this.ticker.nanoTime() + backoff.toNanos();
+		for (long left = backoff.toNanos(); left > 0; left = deadline - this.ticker.nanoTime()) {
 			try {
 				TimeUnit.NANOSECONDS.sleep(left);
 			}

@@ -87,17 +87,18 @@ final class ThreadBatchDispatcher {
 	/**
 	 * Hands released and retried slices, then new thread batches, to the idle workers. A runnable
 	 * slice beyond the idle workers waits in the ready queue.
+	 * @param nowNanos the time new batches are opened
 	 */
-	void dispatch() {
+	void dispatch(long nowNanos) {
 		int idle = this.options.threadSize() - this.busy;
 		while (idle > 0 && !this.ready.isEmpty()) {
 			Slice slice = this.ready.pollFirst();
-			if (this.partitions.isCurrent(slice) && !slice.partition.draining) {
+			if (this.partitions.isCurrent(slice) && !slice.partition.isDraining()) {
 				submit(slice);
 				idle--;
 			}
 		}
-		for (Slice slice : formBatches(this.partitions.all(), idle, System.nanoTime())) {
+		for (Slice slice : formBatches(this.partitions.all(), idle, nowNanos)) {
 			if (this.busy < this.options.threadSize()) {
 				submit(slice);
 			}
@@ -118,7 +119,7 @@ final class ThreadBatchDispatcher {
 		Slice slice = completion.slice();
 		this.onWorker.remove(slice);
 		PartitionState partition = slice.partition;
-		partition.running--;
+		partition.sliceEnded();
 		if (!this.partitions.isCurrent(slice)) {
 			return;
 		}
@@ -127,18 +128,12 @@ final class ThreadBatchDispatcher {
 			this.ready.addFirst(slice);
 			return;
 		}
-		partition.finished(slice);
-		if (partition.ledger.complete(slice.batchId, slice.index)) {
-			partition.ledger.advance();
-		}
-		if (partition.keyGate != null) {
-			this.ready.addAll(partition.keyGate.leave(slice));
-		}
+		this.ready.addAll(partition.finishSlice(slice));
 	}
 
 	private void submit(Slice slice) {
 		this.busy++;
-		slice.partition.running++;
+		slice.partition.startSlice();
 		SliceTask task = new SliceTask(slice, this.runner, this.mailbox);
 		this.onWorker.put(slice, task);
 		this.workers.execute(task);
@@ -183,7 +178,7 @@ final class ThreadBatchDispatcher {
 			return false;
 		}
 		// One slice at a time per partition: the next batch waits until the open one is finished.
-		return this.options.ordering() != Ordering.PARTITION || partition.ledger.openBatches() == 0;
+		return this.options.ordering() != Ordering.PARTITION || partition.openBatches() == 0;
 	}
 
 	private int openBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
@@ -199,12 +194,12 @@ final class ThreadBatchDispatcher {
 		}
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY)
 				? atMost(byKey(run, n), batchSize) : consecutive(run, n);
-		long batchId = partition.ledger.open(run.get(0).offset(), run.get(run.size() - 1).offset(), parts.size(),
+		long batchId = partition.openBatch(run.get(0).offset(), run.get(run.size() - 1).offset(), parts.size(),
 				nowNanos);
 		int started = 0;
 		for (int i = 0; i < parts.size(); i++) {
-			Slice slice = new Slice(partition, batchId, i, parts.get(i), partition.keyGate != null);
-			if (partition.keyGate == null || partition.keyGate.enter(slice)) {
+			Slice slice = new Slice(partition, batchId, i, parts.get(i), partition.isKeyed());
+			if (partition.enterKeyGate(slice)) {
 				runnable.add(slice);
 				started++;
 			}
