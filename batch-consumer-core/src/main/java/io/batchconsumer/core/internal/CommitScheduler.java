@@ -13,12 +13,23 @@ import io.batchconsumer.core.TopicPartition;
 
 /**
  * Decides when to commit and what, commits, and takes the outcome. Every commit of the engine goes
- * through it: periodic commits are asynchronous, the final ones (revoke, stop) and a seek's
+ * through it: periodic and idle commits are asynchronous, the final ones (revoke, stop) and a seek's
  * are synchronous.
  *
- * <p>At most one commit per {@code commit.interval} (the batch ack), or after each finished batch
- * when the interval is zero, and only of partitions whose watermark moved past what was committed
- * or requested.
+ * <p><b>Commits follow the work.</b> Two triggers, only for partitions whose watermark moved past
+ * what was committed or requested:
+ * <ul>
+ * <li><em>due</em>: {@code commit.interval} passed since the last due commit. Every moved partition
+ * is committed in one request (the batch ack). Under load this is the only trigger, so a busy
+ * partition is committed at most once per interval.</li>
+ * <li><em>idle</em>: a partition has had nothing fetched, buffered or running for the
+ * <em>idle linger</em>: 1/{@value #IDLE_LINGER_DIVISOR} of the interval, at least
+ * {@value #MIN_IDLE_LINGER_MILLIS} ms and at most the interval (10 ms for the default 1 s, 5 ms for
+ * 100 ms, 36 s for an hour: an interval that long says "commit rarely"). Only
+ * such idle partitions are committed; the interval clock is not reset. So the last records of a
+ * burst are committed a few milliseconds after they finish instead of up to a whole interval later,
+ * and a partition still busy is not committed early.</li>
+ * </ul>
  * One asynchronous commit at a time: the next one carries the latest watermarks, so commits never
  * queue up at the broker (on Kafka, a commit per finished batch would pile up behind the group
  * coordinator and widen what a crash delivers again). With {@code commit.interval=0} a commit is
@@ -29,9 +40,17 @@ import io.batchconsumer.core.TopicPartition;
  */
 final class CommitScheduler {
 
+	/** The shortest idle linger, when the interval allows it. */
+	static final long MIN_IDLE_LINGER_MILLIS = 5;
+
+	/** The idle linger is this part of the interval, when that is longer than the minimum. */
+	static final int IDLE_LINGER_DIVISOR = 100;
+
 	private static final Logger logger = LoggerFactory.getLogger(CommitScheduler.class);
 
 	private final long intervalNanos;
+
+	private final long idleLingerNanos;
 
 	private final MessageSource source;
 
@@ -46,6 +65,7 @@ final class CommitScheduler {
 
 	CommitScheduler(Duration interval, MessageSource source, ContainerStatus status, long nowNanos) {
 		this.intervalNanos = interval.toNanos();
+		this.idleLingerNanos = idleLinger(this.intervalNanos);
 		this.source = source;
 		this.status = status;
 		this.counters = status.counters();
@@ -53,23 +73,26 @@ final class CommitScheduler {
 	}
 
 	/**
-	 * Commits asynchronously what moved, when the interval passed and no
+	 * Commits asynchronously what moved, when the interval passed or a partition idles, and no
 	 * commit is in flight.
 	 * @param states the current partitions
 	 * @param nowNanos the time
 	 */
 	void commitIfDue(List<PartitionState> states, long nowNanos) {
-		if (this.inFlight || !isDue(nowNanos)) {
-			return;
-		}
+		boolean due = isDue(nowNanos);
 		Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
 		for (PartitionState state : states) {
-			if (state.hasUncommittedProgress()) {
+			// Looked at even while a commit is in flight, so an idle partition's linger runs meanwhile.
+			long idleSince = state.idleWithProgressSince(nowNanos);
+			boolean idle = idleSince >= 0 && nowNanos - idleSince >= this.idleLingerNanos;
+			if (!this.inFlight && (due || idle) && state.hasUncommittedProgress()) {
 				offsets.put(state.partition, state.requestCommit());
 			}
 		}
-		if (!offsets.isEmpty()) {
+		if (due && !offsets.isEmpty()) {
 			this.lastDueNanos = nowNanos;
+		}
+		if (!offsets.isEmpty()) {
 			this.inFlight = true;
 			this.source.commitAsync(offsets, (committed, error) -> {
 				this.inFlight = false;
@@ -134,23 +157,35 @@ final class CommitScheduler {
 	}
 
 	/**
-	 * How long the owner may block before a commit of these partitions falls due; {@code Long.MAX_VALUE} when nothing is to commit or a
+	 * How long the owner may block before a commit of these partitions falls due (a due commit, or
+	 * the idle commit of an idle partition); {@code Long.MAX_VALUE} when nothing is to commit or a
 	 * commit is in flight (its callback wakes the owner).
 	 * @param states the current partitions
 	 * @param nowNanos the time
 	 * @return nanoseconds, zero or more
 	 */
 	long nanosUntilDue(List<PartitionState> states, long nowNanos) {
-		if (this.inFlight) {
-			return Long.MAX_VALUE;
-		}
 		long due = Long.MAX_VALUE;
 		for (PartitionState state : states) {
-			if (state.hasUncommittedProgress()) {
-				due = Math.max(0, this.lastDueNanos + this.intervalNanos - nowNanos);
+			long idleSince = state.idleWithProgressSince(nowNanos);
+			if (!this.inFlight && state.hasUncommittedProgress()) {
+				due = Math.min(due, Math.max(0, this.lastDueNanos + this.intervalNanos - nowNanos));
+				if (idleSince >= 0) {
+					due = Math.min(due, Math.max(0, idleSince + this.idleLingerNanos - nowNanos));
+				}
 			}
 		}
 		return due;
+	}
+
+	/**
+	 * The idle linger of an interval.
+	 * @param intervalNanos the commit interval
+	 * @return nanoseconds
+	 */
+	static long idleLinger(long intervalNanos) {
+		long linger = Math.max(MIN_IDLE_LINGER_MILLIS * 1_000_000L, intervalNanos / IDLE_LINGER_DIVISOR);
+		return Math.min(intervalNanos, linger);
 	}
 
 	private RuntimeException tryCommitSync(Map<TopicPartition, Long> offsets) {

@@ -31,8 +31,7 @@ final class PartitionState {
 
 	private final BatchLedger ledger = new BatchLedger();
 
-	/** Non-null in {@link Ordering#KEY}. */
-	private final KeyGate<Slice> keyGate;
+	private final KeyGate<Slice> keyGate; // non-null in key ordering
 
 	private final PartitionBuffer buffer = new PartitionBuffer();
 
@@ -54,7 +53,6 @@ final class PartitionState {
 	private long idleSinceNanos = -1;
 
 	private boolean flowPaused;
-
 	private long flowPausedAtNanos;
 
 	private boolean userPaused;
@@ -75,6 +73,7 @@ final class PartitionState {
 
 	void add(Message<byte[]> message) {
 		if (this.buffer.add(message)) {
+			this.idleSinceNanos = -1;
 			this.backlog++;
 			this.backlogBytes += message.serializedSize();
 		}
@@ -113,6 +112,7 @@ final class PartitionState {
 
 	/** A slice of this epoch goes to a worker. */
 	void startSlice() {
+		this.idleSinceNanos = -1;
 		this.running++;
 	}
 
@@ -196,8 +196,8 @@ final class PartitionState {
 	}
 
 	/**
-	 * Since when nothing of this epoch is buffered or running while its watermark moved (as the owner
-	 * saw it, for {@link CommitScheduler}'s idle commit); -1 when that is not so now.
+	 * Since when nothing of this epoch was fetched, buffered or running while its watermark moved (as
+	 * the owner saw it, for {@link CommitScheduler}'s idle commit); -1 when that is not so now.
 	 */
 	long idleWithProgressSince(long nowNanos) {
 		if (this.running == 0 && this.buffer.isEmpty() && hasUncommittedProgress()) {
