@@ -2,13 +2,14 @@ package io.batchconsumer.core.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
@@ -17,6 +18,7 @@ import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.Tuning;
 
 /**
  * Wires one container: the owner thread running the {@link PollLoop}, and the worker pool.
@@ -29,13 +31,16 @@ public final class ContainerEngine {
 
 	private final ContainerOptions options;
 
+	/** The options now: {@link #options} with the runtime changes; written by the owner thread. */
+	private volatile ContainerOptions current;
+
 	private final ContainerStatus status;
 
 	private final PollLoop loop;
 
 	private final Thread owner;
 
-	private final ExecutorService workers;
+	private final ThreadPoolExecutor workers;
 
 	private final AtomicBoolean started = new AtomicBoolean();
 
@@ -50,6 +55,7 @@ public final class ContainerEngine {
 	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
 		this.options = options;
+		this.current = options;
 		this.status = new ContainerStatus(options.id(), options.threadSize(), Ticker.SYSTEM);
 		this.workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("batch-consumer-" + options.id() + "-worker-"));
@@ -94,21 +100,62 @@ public final class ContainerEngine {
 	 * @return completed when it ran, exceptionally when it threw or the container is not running
 	 */
 	CompletableFuture<Void> command(java.util.function.Consumer<OwnerCommands> command) {
-		CompletableFuture<Void> done = new CompletableFuture<>();
+		return onOwner(() -> {
+			command.accept(this.loop.commands());
+			return null;
+		});
+	}
+
+	/**
+	 * Changes tunable options on the running container (see {@link io.batchconsumer.core.Tuning}).
+	 * @param changes new values by option key
+	 * @return the new options once applied by the owner thread
+	 */
+	public CompletableFuture<ContainerOptions> tune(Map<String, ?> changes) {
+		return onOwner(() -> {
+			ContainerOptions tuned = Tuning.apply(this.current, changes);
+			if (tuned.pullBatchSize() != this.current.pullBatchSize()) {
+				this.loop.source().pullBatchSize(tuned.pullBatchSize());
+			}
+			resizeWorkers(tuned.threadSize());
+			this.loop.retune(tuned);
+			this.current = tuned;
+			return tuned;
+		});
+	}
+
+	/** The options now, with every runtime change. */
+	public ContainerOptions options() {
+		return this.current;
+	}
+
+	private <T> CompletableFuture<T> onOwner(Supplier<T> action) {
+		CompletableFuture<T> done = new CompletableFuture<>();
 		if (!this.owner.isAlive()) {
 			done.completeExceptionally(new IllegalStateException("container '" + this.options.id() + "' is not running"));
 			return done;
 		}
 		this.loop.post(new Command(() -> {
 			try {
-				command.accept(this.loop.commands());
-				done.complete(null);
+				done.complete(action.get());
 			}
 			catch (RuntimeException ex) {
 				done.completeExceptionally(ex);
 			}
 		}));
 		return done;
+	}
+
+	/** Grows the maximum first, shrinks the core first: the pool never has core above maximum. */
+	private void resizeWorkers(int threads) {
+		if (threads > this.workers.getMaximumPoolSize()) {
+			this.workers.setMaximumPoolSize(threads);
+			this.workers.setCorePoolSize(threads);
+		}
+		else if (threads < this.workers.getCorePoolSize()) {
+			this.workers.setCorePoolSize(threads);
+			this.workers.setMaximumPoolSize(threads);
+		}
 	}
 
 	public CompletableFuture<Void> pause(boolean pause) {

@@ -23,7 +23,8 @@ final class ContainerStatus {
 
 	private final String id;
 
-	private final int threadSize;
+	/** Changed by runtime tuning (owner thread), read by any thread. */
+	private volatile int threadSize;
 
 	private final Counters counters = new Counters();
 
@@ -54,6 +55,10 @@ final class ContainerStatus {
 		this.ticker = ticker;
 		this.lastCommitProgressMillis = ticker.currentTimeMillis();
 		this.snapshot = build(List.of(), 0, null, false);
+	}
+
+	void threadSize(int threadSize) {
+		this.threadSize = threadSize;
 	}
 
 	/** The container's time source. */

@@ -30,13 +30,19 @@ final class FlowController {
 
 	static final int LOW_WATER_PERCENT = 80;
 
-	private final ContainerOptions options;
+	/** Replaced by {@link #retune} (runtime tuning). */
+	private ContainerOptions options;
 
 	private final Counters counters;
 
 	FlowController(ContainerOptions options, Counters counters) {
 		this.options = options;
 		this.counters = counters;
+	}
+
+	/** Takes tuned options: the next checks use their thresholds. */
+	void retune(ContainerOptions tuned) {
+		this.options = tuned;
 	}
 
 	/**

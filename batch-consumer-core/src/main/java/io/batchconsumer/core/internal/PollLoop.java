@@ -130,6 +130,22 @@ final class PollLoop implements Runnable {
 		}
 	}
 
+	/** The source; owner thread only. */
+	MessageSource source() {
+		return this.source;
+	}
+
+	/**
+	 * Takes tuned options (owner thread): the next slices, flow-control checks and statistics use
+	 * them; slices handed out run as they were formed.
+	 * @param tuned the options with the runtime changes
+	 */
+	void retune(ContainerOptions tuned) {
+		this.dispatcher.retune(tuned);
+		this.flow.retune(tuned);
+		this.status.threadSize(tuned.threadSize());
+	}
+
 	/** The rebalance callbacks and operator commands; call them on the owner thread only. */
 	OwnerCommands commands() {
 		return this.commands;

@@ -39,7 +39,8 @@ final class ThreadBatchDispatcher {
 
 	private static final Logger logger = LoggerFactory.getLogger(ThreadBatchDispatcher.class);
 
-	private final ContainerOptions options;
+	/** Replaced by {@link #retune} (runtime tuning). */
+	private ContainerOptions options;
 
 	private final Partitions partitions;
 
@@ -70,6 +71,11 @@ final class ThreadBatchDispatcher {
 		this.runner = runner;
 		this.workers = workers;
 		this.mailbox = mailbox;
+	}
+
+	/** Takes tuned options: the next batches are formed with them. */
+	void retune(ContainerOptions tuned) {
+		this.options = tuned;
 	}
 
 	int busy() {
