@@ -97,6 +97,7 @@ final class CommitScheduler {
 			this.source.commitAsync(offsets, (committed, error) -> {
 				this.inFlight = false;
 				outcome(states, committed, error);
+				wakeUpIfMoreToCommit(states);
 			});
 		}
 	}
@@ -186,6 +187,20 @@ final class CommitScheduler {
 	static long idleLinger(long intervalNanos) {
 		long linger = Math.max(MIN_IDLE_LINGER_MILLIS * 1_000_000L, intervalNanos / IDLE_LINGER_DIVISOR);
 		return Math.min(intervalNanos, linger);
+	}
+
+	/**
+	 * Kafka calls back from inside a poll that goes on blocking until records or its timeout come
+	 * (up to {@code poll-timeout}); a partition that went idle meanwhile would wait that long for its
+	 * commit. So the poll is ended when there is more to commit.
+	 */
+	private void wakeUpIfMoreToCommit(List<PartitionState> states) {
+		for (PartitionState state : states) {
+			if (state.hasUncommittedProgress()) {
+				this.source.wakeup();
+				return;
+			}
+		}
 	}
 
 	private RuntimeException tryCommitSync(Map<TopicPartition, Long> offsets) {
