@@ -38,6 +38,9 @@ public final class ContainerEngine {
 
 	private final PollLoop loop;
 
+	/** Used here only by {@link #tune} on the owner thread (runtime pull size). */
+	private final MessageSource source;
+
 	private final Thread owner;
 
 	private final ThreadPoolExecutor workers;
@@ -56,6 +59,7 @@ public final class ContainerEngine {
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
 		this.options = options;
 		this.current = options;
+		this.source = source;
 		this.status = new ContainerStatus(options.id(), options.threadSize(), Ticker.SYSTEM);
 		this.workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("batch-consumer-" + options.id() + "-worker-"));
@@ -115,7 +119,7 @@ public final class ContainerEngine {
 		return onOwner(() -> {
 			ContainerOptions tuned = Tuning.apply(this.current, changes);
 			if (tuned.pullBatchSize() != this.current.pullBatchSize()) {
-				this.loop.source().pullBatchSize(tuned.pullBatchSize());
+				this.source.pullBatchSize(tuned.pullBatchSize());
 			}
 			resizeWorkers(tuned.threadSize());
 			this.loop.retune(tuned);

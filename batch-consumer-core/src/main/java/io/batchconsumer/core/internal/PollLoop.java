@@ -119,10 +119,7 @@ final class PollLoop implements Runnable {
 		}
 	}
 
-	/**
-	 * Posts a completion or a command to the owner thread and wakes it.
-	 * @param item the item
-	 */
+	/** Posts a completion or a command to the owner thread and wakes it; any thread. */
 	void post(MailItem item) {
 		this.mailbox.add(item);
 		if (this.inPoll) {
@@ -130,16 +127,7 @@ final class PollLoop implements Runnable {
 		}
 	}
 
-	/** The source; owner thread only. */
-	MessageSource source() {
-		return this.source;
-	}
-
-	/**
-	 * Takes tuned options (owner thread): the next slices, flow-control checks and statistics use
-	 * them; slices handed out run as they were formed.
-	 * @param tuned the options with the runtime changes
-	 */
+	/** Takes tuned options (owner thread): the next slices, checks and statistics use them. */
 	void retune(ContainerOptions tuned) {
 		this.dispatcher.retune(tuned);
 		this.flow.retune(tuned);
