@@ -80,19 +80,21 @@ final class CommitScheduler {
 	 */
 	void commitIfDue(List<PartitionState> states, long nowNanos) {
 		boolean due = isDue(nowNanos);
-		Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+		Map<TopicPartition, Long> offsets = null;
 		for (PartitionState state : states) {
 			// Looked at even while a commit is in flight, so an idle partition's linger runs meanwhile.
 			long idleSince = state.idleWithProgressSince(nowNanos);
 			boolean idle = idleSince >= 0 && nowNanos - idleSince >= this.idleLingerNanos;
 			if (!this.inFlight && (due || idle) && state.hasUncommittedProgress()) {
+				// Made only when there is something to commit: this runs on every turn of the loop.
+				offsets = (offsets != null) ? offsets : new LinkedHashMap<>();
 				offsets.put(state.partition, state.requestCommit());
 			}
 		}
-		if (due && !offsets.isEmpty()) {
-			this.lastDueNanos = nowNanos;
-		}
-		if (!offsets.isEmpty()) {
+		if (offsets != null) {
+			if (due) {
+				this.lastDueNanos = nowNanos;
+			}
 			this.inFlight = true;
 			this.source.commitAsync(offsets, (committed, error) -> {
 				this.inFlight = false;
