@@ -1,5 +1,6 @@
 package io.batchconsumer.core;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -166,7 +167,21 @@ public final class BatchContainer {
 	 * @return the options
 	 */
 	public ContainerOptions options() {
-		return this.options;
+		return this.engine.options();
+	}
+
+	/**
+	 * Changes options of the running container (see {@link Tuning}: thread size, slice size, pull
+	 * size, flow-control thresholds), without losing, repeating or reordering a message: slices
+	 * handed out run as formed, the next ones take the new values.
+	 * @param changes new values by option key, e.g. {@code Map.of("thread-size", 16)}
+	 * @return completes with the new options once the owner thread applied them; fails with an
+	 *         {@link IllegalArgumentException} (a key that is not tunable, a bad value naming its
+	 *         option) or an {@link UnsupportedOperationException} (the source cannot change its pull
+	 *         size), in which case nothing changed
+	 */
+	public CompletableFuture<ContainerOptions> tune(Map<String, ?> changes) {
+		return this.engine.tune(changes);
 	}
 
 }

@@ -27,7 +27,8 @@ import java.util.Map;
  * @param pullThresholdSizeForQueue buffered bytes per partition above which fetching stops
  * @param maxSpan the offset span of a partition's unfinished work above which fetching stops
  * @param suspend how long a partition stays paused by flow control before it is looked at again
- * @param commitInterval the least time between two commits; zero commits after each finished batch
+ * @param commitInterval the least time between two commits of a busy partition (an idle one is committed
+ *        after 1/100 of it, at least 5 ms); zero commits after each finished batch
  * @param retryMaxAttempts delivery attempts before a message is dead-lettered
  * @param retryBackoff the wait before the first retry
  * @param retryMultiplier the factor applied to the wait after each retry

@@ -61,6 +61,17 @@ public interface MessageSource extends AutoCloseable {
 	void commitSync(Map<TopicPartition, Long> offsets);
 
 	/**
+	 * Changes the most messages one poll returns, on a running source (runtime tuning, see
+	 * {@link Tuning}). Called on the owner thread.
+	 * @param size the new pull batch size
+	 * @throws UnsupportedOperationException when this source cannot change it while running
+	 */
+	default void pullBatchSize(int size) {
+		throw new UnsupportedOperationException(getClass().getSimpleName()
+				+ " cannot change pull-batch-size while running; restart the container to change it");
+	}
+
+	/**
 	 * Commits these positions without waiting; the callback runs on the owner thread, during a
 	 * later {@link #poll} or at once, with {@code null} or the failure. The default commits
 	 * synchronously.

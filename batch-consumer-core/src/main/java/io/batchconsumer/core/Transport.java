@@ -27,6 +27,27 @@ public interface Transport {
 	BatchProducer producer();
 
 	/**
+	 * The pull batch size a container of this store gets when none is set: the DESIGN default of 32
+	 * ({@link ContainerOption#PULL_BATCH_SIZE}) unless the store has a better one (Kafka: 500, its
+	 * own {@code max.poll.records} default, since a poll of 32 records is tiny for Kafka).
+	 * @return messages per poll, at least one
+	 */
+	default int defaultPullBatchSize() {
+		return ContainerOption.PULL_BATCH_SIZE.defaultValue();
+	}
+
+	/**
+	 * A builder of a container's options with every default, this store's included
+	 * ({@link #defaultPullBatchSize()}): start here rather than at {@link ContainerOptions#builder}
+	 * so a container of this store takes the store's defaults.
+	 * @param id the container id
+	 * @return the builder
+	 */
+	default ContainerOptions.Builder optionsBuilder(String id) {
+		return ContainerOptions.builder(id).pullBatchSize(defaultPullBatchSize());
+	}
+
+	/**
 	 * Reads and replays the dead letters this store keeps.
 	 * @return the dead letters of this store
 	 * @throws UnsupportedOperationException when this store cannot read its dead letters back

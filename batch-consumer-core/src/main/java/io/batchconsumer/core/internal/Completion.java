@@ -9,5 +9,5 @@ package io.batchconsumer.core.internal;
  *        {@code Throwable} escaped the slice's processing (the messages stay unfinished, and a
  *        slice of the current epoch is run again)
  */
-record Completion(Slice slice, boolean finished) {
+record Completion(Slice slice, boolean finished) implements MailItem {
 }

@@ -2,13 +2,14 @@ package io.batchconsumer.core.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
@@ -17,6 +18,7 @@ import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.Tuning;
 import io.batchconsumer.core.WorkerThreads;
 
 /**
@@ -24,19 +26,26 @@ import io.batchconsumer.core.WorkerThreads;
  *
  * <p>Threading: the owner thread is {@code batch-consumer-<id>-poll}; workers are
  * {@code batch-consumer-<id>-worker-<n>}, a fixed pool over an unbounded queue, so no slice is
- * ever dropped; they are platform threads, or virtual ones ({@link WorkerThreads#VIRTUAL}). Methods may be called from any thread: commands go through the mailbox.
+ * ever dropped; they are platform threads, or virtual ones ({@link WorkerThreads#VIRTUAL}). Methods
+ * may be called from any thread: commands go through the mailbox.
  */
 public final class ContainerEngine {
 
 	private final ContainerOptions options;
 
+	/** The options now: {@link #options} with the runtime changes; written by the owner thread. */
+	private volatile ContainerOptions current;
+
 	private final ContainerStatus status;
 
 	private final PollLoop loop;
 
+	/** Used here only by {@link #tune} on the owner thread (runtime pull size). */
+	private final MessageSource source;
+
 	private final Thread owner;
 
-	private final ExecutorService workers;
+	private final ThreadPoolExecutor workers;
 
 	private final AtomicBoolean started = new AtomicBoolean();
 
@@ -65,14 +74,16 @@ public final class ContainerEngine {
 	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer, WorkerThreads threads) {
 		this.options = options;
-		this.status = new ContainerStatus(options.id(), options.threadSize());
+		this.current = options;
+		this.source = source;
+		this.status = new ContainerStatus(options.id(), options.threadSize(), Ticker.SYSTEM);
 		ThreadFactory workerThreads = (threads == WorkerThreads.VIRTUAL)
 				? threads.factory("batch-consumer-" + options.id() + "-worker-")
 				: named("batch-consumer-" + options.id() + "-worker-");
 		this.workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), workerThreads);
 		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status);
-		this.loop = new PollLoop(options, source, runner, this.workers, this.status);
+		this.loop = new PollLoop(options, source, runner, this.workers, this.status, Ticker.SYSTEM);
 		this.owner = new Thread(this.loop, "batch-consumer-" + options.id() + "-poll");
 	}
 
@@ -106,34 +117,80 @@ public final class ContainerEngine {
 		return !this.owner.isAlive();
 	}
 
-	public CompletableFuture<Void> command(java.util.function.Consumer<PollLoop> command) {
-		CompletableFuture<Void> done = new CompletableFuture<>();
+	/**
+	 * Runs a command on the owner thread.
+	 * @param command the command
+	 * @return completed when it ran, exceptionally when it threw or the container is not running
+	 */
+	CompletableFuture<Void> command(java.util.function.Consumer<OwnerCommands> command) {
+		return onOwner(() -> {
+			command.accept(this.loop.commands());
+			return null;
+		});
+	}
+
+	/**
+	 * Changes tunable options on the running container (see {@link io.batchconsumer.core.Tuning}).
+	 * @param changes new values by option key
+	 * @return the new options once applied by the owner thread
+	 */
+	public CompletableFuture<ContainerOptions> tune(Map<String, ?> changes) {
+		return onOwner(() -> {
+			ContainerOptions tuned = Tuning.apply(this.current, changes);
+			if (tuned.pullBatchSize() != this.current.pullBatchSize()) {
+				this.source.pullBatchSize(tuned.pullBatchSize());
+			}
+			resizeWorkers(tuned.threadSize());
+			this.loop.retune(tuned);
+			this.current = tuned;
+			return tuned;
+		});
+	}
+
+	/** The options now, with every runtime change. */
+	public ContainerOptions options() {
+		return this.current;
+	}
+
+	private <T> CompletableFuture<T> onOwner(Supplier<T> action) {
+		CompletableFuture<T> done = new CompletableFuture<>();
 		if (!this.owner.isAlive()) {
 			done.completeExceptionally(new IllegalStateException("container '" + this.options.id() + "' is not running"));
 			return done;
 		}
-		this.loop.post((Runnable) () -> {
+		this.loop.post(new Command(() -> {
 			try {
-				command.accept(this.loop);
-				done.complete(null);
+				done.complete(action.get());
 			}
 			catch (RuntimeException ex) {
 				done.completeExceptionally(ex);
 			}
-		});
+		}));
 		return done;
 	}
 
+	/** Grows the maximum first, shrinks the core first: the pool never has core above maximum. */
+	private void resizeWorkers(int threads) {
+		if (threads > this.workers.getMaximumPoolSize()) {
+			this.workers.setMaximumPoolSize(threads);
+			this.workers.setCorePoolSize(threads);
+		}
+		else if (threads < this.workers.getCorePoolSize()) {
+			this.workers.setCorePoolSize(threads);
+			this.workers.setMaximumPoolSize(threads);
+		}
+	}
+
 	public CompletableFuture<Void> pause(boolean pause) {
-		return command((loop) -> loop.pauseAll(pause));
+		return command((commands) -> commands.pauseAll(pause));
 	}
 
 	public CompletableFuture<Void> pause(TopicPartition partition, boolean pause) {
-		return command((loop) -> loop.pausePartition(partition, pause));
+		return command((commands) -> commands.pausePartition(partition, pause));
 	}
 
 	public CompletableFuture<Void> seek(TopicPartition partition, long offset) {
-		return command((loop) -> loop.seek(partition, offset));
+		return command((commands) -> commands.seek(partition, offset));
 	}
 
 	public ContainerStats stats() {

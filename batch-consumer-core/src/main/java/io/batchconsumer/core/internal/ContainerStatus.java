@@ -4,10 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.ContainerState;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.MessageSource;
@@ -21,15 +17,14 @@ import io.batchconsumer.core.TopicPartition;
  * <p>Threading: the owner thread writes; any thread reads. {@code state}, {@code sourceError} and
  * {@code snapshot} are volatile so readers see the latest published value; counters are adders.
  */
-public final class ContainerStatus {
-
-	private static final Logger logger = LoggerFactory.getLogger(ContainerStatus.class);
+final class ContainerStatus {
 
 	private static final long PUBLISH_INTERVAL_NANOS = 100_000_000L;
 
 	private final String id;
 
-	private final int threadSize;
+	/** Changed by runtime tuning (owner thread), read by any thread. */
+	private volatile int threadSize;
 
 	private final Counters counters = new Counters();
 
@@ -40,8 +35,10 @@ public final class ContainerStatus {
 	/** Set once by a worker that met a {@link VirtualMachineError}; read by any thread. */
 	private volatile String fatalError;
 
+	private final Ticker ticker;
+
 	/** Owner thread only. */
-	private long lastCommitProgressMillis = System.currentTimeMillis();
+	private long lastCommitProgressMillis;
 
 	/** Owner thread only. */
 	private long lastPublishNanos;
@@ -49,9 +46,24 @@ public final class ContainerStatus {
 	private volatile ContainerStats snapshot;
 
 	ContainerStatus(String id, int threadSize) {
+		this(id, threadSize, Ticker.SYSTEM);
+	}
+
+	ContainerStatus(String id, int threadSize, Ticker ticker) {
 		this.id = id;
 		this.threadSize = threadSize;
+		this.ticker = ticker;
+		this.lastCommitProgressMillis = ticker.currentTimeMillis();
 		this.snapshot = build(List.of(), 0, null, false);
+	}
+
+	void threadSize(int threadSize) {
+		this.threadSize = threadSize;
+	}
+
+	/** The container's time source. */
+	Ticker ticker() {
+		return this.ticker;
 	}
 
 	Counters counters() {
@@ -80,30 +92,13 @@ public final class ContainerStatus {
 		}
 	}
 
-	/** Records the outcome of a commit of these partitions' states. Owner thread. */
-	void committed(List<PartitionState> states, Map<TopicPartition, Long> offsets, Throwable error) {
-		if (error != null) {
-			this.counters.commitsFailed.increment();
-			logger.warn("Commit of {} failed; it is tried again: {}", offsets, error.toString());
-			for (PartitionState state : states) {
-				if (offsets.containsKey(state.partition)) {
-					state.commitRequested = -1;
-				}
-			}
-			return;
-		}
-		this.counters.commitsSucceeded.increment();
-		for (PartitionState state : states) {
-			Long offset = offsets.get(state.partition);
-			if (offset != null && offset > state.committedOffset) {
-				state.committedOffset = offset;
-				this.lastCommitProgressMillis = System.currentTimeMillis();
-			}
-		}
+	/** A commit moved a partition's committed position (for the health check). Owner thread. */
+	void commitProgressed() {
+		this.lastCommitProgressMillis = this.ticker.currentTimeMillis();
 	}
 
 	void publishIfDue(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {
-		long now = System.nanoTime();
+		long now = this.ticker.nanoTime();
 		if (now - this.lastPublishNanos >= PUBLISH_INTERVAL_NANOS) {
 			this.lastPublishNanos = now;
 			publish(partitions, busy, source, paused);
@@ -128,36 +123,19 @@ public final class ContainerStatus {
 				last.snapshotMillis(), this.fatalError);
 	}
 
-	/** The oldest open batches of a partition with the state of each slice. Owner thread. */
-	private static List<BatchStats> batches(PartitionState partition, long nowNanos) {
-		List<BatchStats> batches = new ArrayList<>();
-		for (PartitionState.OpenBatch batch : partition.openSlices) {
-			if (batches.size() == PartitionStats.MAX_BATCHES) {
-				break;
-			}
-			List<BatchStats.SliceStats> slices = new ArrayList<>(batch.slices().length);
-			for (Slice slice : batch.slices()) {
-				slices.add(new BatchStats.SliceStats(slice.state, slice.messages.size(), slice.attempts));
-			}
-			batches.add(new BatchStats(batch.id(), batch.firstOffset(), batch.lastOffset(),
-					(nowNanos - batch.openedNanos()) / 1_000_000, slices));
-		}
-		return batches;
-	}
-
 	private ContainerStats build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {
 		Map<TopicPartition, Long> ends = (source != null) ? source.endOffsets() : Map.of();
-		long nowNanos = System.nanoTime();
+		long nowNanos = this.ticker.nanoTime();
 		List<PartitionStats> stats = new ArrayList<>(partitions.size());
 		for (PartitionState p : partitions) {
-			long oldest = p.ledger.oldestOpenNanos();
-			stats.add(new PartitionStats(p.partition, p.epoch, p.fetchedOffset, p.committedOffset, p.buffered(),
-					p.backlog, p.backlogBytes, p.ledger.openBatches(),
-					(oldest < 0) ? 0 : (nowNanos - oldest) / 1_000_000, p.flowPaused, p.userPaused || paused,
-					ends.getOrDefault(p.partition, -1L), p.flowReason, batches(p, nowNanos)));
+			long oldest = p.oldestOpenNanos();
+			stats.add(new PartitionStats(p.partition, p.epoch, p.fetchedOffset(), p.committedOffset(), p.buffered(),
+					p.backlog(), p.backlogBytes(), p.openBatches(),
+					(oldest < 0) ? 0 : (nowNanos - oldest) / 1_000_000, p.flow().isPaused(), p.isUserPaused() || paused,
+					ends.getOrDefault(p.partition, -1L), p.flow().reason(), p.batchStats(nowNanos)));
 		}
 		return new ContainerStats(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-				this.lastCommitProgressMillis, this.sourceError, System.currentTimeMillis());
+				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis());
 	}
 
 }

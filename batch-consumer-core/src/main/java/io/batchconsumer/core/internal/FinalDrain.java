@@ -36,8 +36,11 @@ final class FinalDrain {
 
 	private final BooleanSupplier aborted;
 
+	private final Ticker ticker;
+
 	FinalDrain(ContainerOptions options, Partitions partitions, CommitScheduler commits, LongConsumer waitForMailbox,
-			BooleanSupplier aborted) {
+			BooleanSupplier aborted, Ticker ticker) {
+		this.ticker = ticker;
 		this.options = options;
 		this.partitions = partitions;
 		this.commits = commits;
@@ -62,12 +65,11 @@ final class FinalDrain {
 	 */
 	void drain(List<PartitionState> states) {
 		for (PartitionState state : states) {
-			state.draining = true;
-			state.dropBuffer();
+			state.startDraining();
 		}
-		long deadline = System.nanoTime() + this.options.shutdownTimeout().toNanos();
+		long deadline = this.ticker.nanoTime() + this.options.shutdownTimeout().toNanos();
 		while (!this.aborted.getAsBoolean() && states.stream().anyMatch(this::isWaitedFor)) {
-			long left = deadline - System.nanoTime();
+			long left = deadline - this.ticker.nanoTime();
 			if (left <= 0) {
 				logger.warn("Container '{}' stopped waiting for in-flight work of {} after {}; it will be delivered again",
 						this.options.id(), states.stream().filter(this::isWaitedFor).map((s) -> s.partition).toList(),
@@ -94,7 +96,7 @@ final class FinalDrain {
 	 * partition's next owner should not run a key while an older slice of it still runs here.
 	 */
 	private boolean isWaitedFor(PartitionState state) {
-		return state.running > 0;
+		return state.running() > 0;
 	}
 
 }

@@ -30,13 +30,19 @@ final class FlowController {
 
 	static final int LOW_WATER_PERCENT = 80;
 
-	private final ContainerOptions options;
+	/** Replaced by {@link #retune} (runtime tuning). */
+	private ContainerOptions options;
 
 	private final Counters counters;
 
 	FlowController(ContainerOptions options, Counters counters) {
 		this.options = options;
 		this.counters = counters;
+	}
+
+	/** Takes tuned options: the next checks use their thresholds. */
+	void retune(ContainerOptions tuned) {
+		this.options = tuned;
 	}
 
 	/**
@@ -52,9 +58,8 @@ final class FlowController {
 		List<TopicPartition> resume = new ArrayList<>();
 		for (PartitionState partition : partitions) {
 			evaluate(partition, nowNanos);
-			boolean shouldPause = partition.flowPaused || partition.userPaused || containerPaused;
-			if (shouldPause != partition.sourcePaused) {
-				partition.sourcePaused = shouldPause;
+			boolean shouldPause = partition.flow().isPaused() || partition.isUserPaused() || containerPaused;
+			if (partition.sourcePausedChangesTo(shouldPause)) {
 				(shouldPause ? pause : resume).add(partition.partition);
 			}
 		}
@@ -67,27 +72,24 @@ final class FlowController {
 	}
 
 	/**
-	 * Updates {@link PartitionState#flowPaused}.
+	 * Pauses the partition for flow control, or resumes it below the low-water mark.
 	 * @param partition the partition
 	 * @param nowNanos the time
 	 */
 	void evaluate(PartitionState partition, long nowNanos) {
-		if (!partition.flowPaused) {
-			boolean count = partition.backlog > this.options.pullThresholdForQueue();
-			boolean size = partition.backlogBytes > this.options.pullThresholdSizeForQueue();
+		if (!partition.flow().isPaused()) {
+			boolean count = partition.backlog() > this.options.pullThresholdForQueue();
+			boolean size = partition.backlogBytes() > this.options.pullThresholdSizeForQueue();
 			boolean span = spanCounts() && partition.span() > this.options.maxSpan();
 			if (count || size || span) {
-				partition.flowPaused = true;
-				partition.flowPausedAtNanos = nowNanos;
-				partition.flowReason = reasons(count, size, span);
+				partition.flow().pause(nowNanos, reasons(count, size, span));
 				countIf(count, this.counters.flowControlCount);
 				countIf(size, this.counters.flowControlSize);
 				countIf(span, this.counters.flowControlSpan);
 			}
 		}
 		else if (isBelowLowWater(partition)) {
-			partition.flowPaused = false;
-			partition.flowReason = null;
+			partition.flow().resume();
 		}
 	}
 
@@ -101,13 +103,13 @@ final class FlowController {
 	 */
 	long nanosUntilRecheck(PartitionState partition, long nowNanos) {
 		long suspend = Math.max(this.options.suspend().toNanos(), 1_000_000L);
-		long sincePause = nowNanos - partition.flowPausedAtNanos;
+		long sincePause = nowNanos - partition.flow().pausedAtNanos();
 		return suspend - Math.floorMod(sincePause, suspend);
 	}
 
 	private boolean isBelowLowWater(PartitionState partition) {
-		return partition.backlog <= lowWater(this.options.pullThresholdForQueue())
-				&& partition.backlogBytes <= lowWater(this.options.pullThresholdSizeForQueue())
+		return partition.backlog() <= lowWater(this.options.pullThresholdForQueue())
+				&& partition.backlogBytes() <= lowWater(this.options.pullThresholdSizeForQueue())
 				&& (!spanCounts() || partition.span() <= lowWater(this.options.maxSpan()));
 	}
 

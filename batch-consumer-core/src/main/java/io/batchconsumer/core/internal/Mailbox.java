@@ -16,12 +16,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class Mailbox {
 
-	private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+	private final LinkedBlockingQueue<MailItem> queue = new LinkedBlockingQueue<>();
 
 	/** Owner thread only. */
 	private boolean interrupted;
 
-	void add(Object item) {
+	void add(MailItem item) {
 		this.queue.add(item);
 	}
 
@@ -30,7 +30,7 @@ final class Mailbox {
 	}
 
 	/** The next item, or {@code null} when there is none. */
-	Object poll() {
+	MailItem poll() {
 		return this.queue.poll();
 	}
 
@@ -39,7 +39,7 @@ final class Mailbox {
 	 * @param nanos the longest wait
 	 * @return the item, or {@code null} after the wait or an interrupt (see {@link #wasInterrupted()})
 	 */
-	Object poll(long nanos) {
+	MailItem poll(long nanos) {
 		try {
 			return this.queue.poll(Math.max(0, nanos), TimeUnit.NANOSECONDS);
 		}

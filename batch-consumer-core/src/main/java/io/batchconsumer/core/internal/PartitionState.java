@@ -1,9 +1,8 @@
 package io.batchconsumer.core.internal;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 
+import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.TopicPartition;
@@ -12,11 +11,18 @@ import io.batchconsumer.core.batch.KeyGate;
 
 /**
  * Everything the engine knows of one assigned partition for one epoch: its buffer (the
- * partition queue), its ledger, its key gate and its flow-control state. A revoke, a loss or a
- * seek replaces the whole object, which is how late completions of an older epoch miss.
+ * partition queue), its ledger, its key gate, its commit positions and its pause state. A revoke, a
+ * loss or a seek replaces the whole object, which is how late completions of an older epoch miss.
  *
- * <p>Threading: owned by the owner thread; never read by other threads (they read
- * {@link io.batchconsumer.core.PartitionStats} snapshots).
+ * <p>Its verbs keep the invariants in one place: the backlog is what was fetched and not finished
+ * (buffered plus handed out); a commit is requested only past what was committed or requested, and
+ * a failed one is forgotten so the next carries it again; the committed position never goes back; an
+ * ended epoch holds no buffer.
+ *
+ * <p>Threading: owned by the owner thread, which calls every verb. The one exception is
+ * {@link #isCancelled()}, read by workers so they stop retrying work whose completion would be
+ * ignored: {@code cancelled} is volatile. Other threads see a partition through
+ * {@link io.batchconsumer.core.PartitionStats} snapshots.
  */
 final class PartitionState {
 
@@ -24,58 +30,42 @@ final class PartitionState {
 
 	final long epoch;
 
-	final BatchLedger ledger = new BatchLedger();
+	private final BatchLedger ledger = new BatchLedger();
 
-	/** Non-null in {@link Ordering#KEY}. */
-	final KeyGate<Slice> keyGate;
+	private final KeyGate<Slice> keyGate; // non-null in key ordering
 
-	private final ArrayDeque<Message<byte[]>> buffer = new ArrayDeque<>();
+	private final PartitionBuffer buffer = new PartitionBuffer();
 
-	/** The slices of every open batch, oldest first, for the published snapshot. */
-	final ArrayDeque<OpenBatch> openSlices = new ArrayDeque<>();
-
-	private long bufferedBytes;
+	private final OpenBatches openSlices = new OpenBatches();
 
 	/** Messages fetched and not finished, and their bytes. */
-	long backlog;
+	private long backlog;
 
-	long backlogBytes;
+	private long backlogBytes;
 
 	/** Slices of this epoch running on a worker. */
-	int running;
-
-	/** Next offset to fetch, -1 before the first fetch. */
-	long fetchedOffset = -1;
-
-	/** Highest offset fetched, -1 before the first fetch. */
-	long highestFetched = -1;
+	private int running;
 
 	/** Last committed position, -1 when none yet in this epoch. */
-	long committedOffset = -1;
+	private long committedOffset = -1;
 
 	/** Position of the last commit requested and not yet confirmed or failed, -1 when none. */
-	long commitRequested = -1;
+	private long commitRequested = -1;
 
-	boolean flowPaused;
+	/** Since when the partition has been idle with uncommitted progress, -1 when it is not. */
+	private long idleSinceNanos = -1;
 
-	/** Why flow control stopped fetching it, {@code null} while it does not. */
-	String flowReason;
+	private final FlowPause flow = new FlowPause();
 
-	long flowPausedAtNanos;
-
-	boolean userPaused;
+	private boolean userPaused;
 
 	/** Revoke in progress: no new slices start. */
-	boolean draining;
+	private boolean draining;
 
-	/** Whether the source was told to pause it. */
-	boolean sourcePaused;
+	private boolean sourcePaused;
 
-	/**
-	 * Set by the owner when this epoch ends (revoke, loss, seek, stop); read by workers so they stop
-	 * retrying work whose completion would be ignored anyway.
-	 */
-	volatile boolean cancelled;
+	/** Set by the owner when this epoch ends (revoke, loss, seek, stop); read by workers. */
+	private volatile boolean cancelled;
 
 	PartitionState(TopicPartition partition, long epoch, Ordering ordering) {
 		this.partition = partition;
@@ -84,17 +74,11 @@ final class PartitionState {
 	}
 
 	void add(Message<byte[]> message) {
-		if (message.offset() < this.fetchedOffset) {
-			// A transport re-delivered what we already hold (e.g. after its own retry): ignore it,
-			// the ledger rejects offsets that go back.
-			return;
+		if (this.buffer.add(message)) {
+			this.idleSinceNanos = -1;
+			this.backlog++;
+			this.backlogBytes += message.serializedSize();
 		}
-		this.buffer.addLast(message);
-		this.bufferedBytes += message.serializedSize();
-		this.backlog++;
-		this.backlogBytes += message.serializedSize();
-		this.fetchedOffset = message.offset() + 1;
-		this.highestFetched = message.offset();
 	}
 
 	int buffered() {
@@ -103,36 +87,84 @@ final class PartitionState {
 
 	/** Takes up to {@code max} messages from the head of the buffer. */
 	List<Message<byte[]>> take(int max) {
-		int count = Math.min(max, this.buffer.size());
-		List<Message<byte[]>> taken = new ArrayList<>(count);
-		for (int i = 0; i < count; i++) {
-			Message<byte[]> message = this.buffer.pollFirst();
-			this.bufferedBytes -= message.serializedSize();
-			taken.add(message);
-		}
-		return taken;
+		return this.buffer.take(max);
 	}
 
 	/** Drops what was fetched and not handed out: it was never finished, so it is delivered again. */
 	void dropBuffer() {
 		this.backlog -= this.buffer.size();
-		this.backlogBytes -= this.bufferedBytes;
+		this.backlogBytes -= this.buffer.bytes();
 		this.buffer.clear();
-		this.bufferedBytes = 0;
 	}
 
-	void finished(Slice slice) {
+	/** Opens a thread batch of these parts in the ledger (and the snapshot's) and returns its slices. */
+	Slice[] openBatch(long firstOffset, long lastOffset, List<List<Message<byte[]>>> parts, long nowNanos) {
+		long batchId = this.ledger.open(firstOffset, lastOffset, parts.size(), nowNanos);
+		Slice[] slices = new Slice[parts.size()];
+		for (int i = 0; i < slices.length; i++) {
+			slices[i] = new Slice(this, batchId, i, parts.get(i), this.keyGate != null);
+		}
+		this.openSlices.open(batchId, firstOffset, lastOffset, nowNanos, slices);
+		return slices;
+	}
+
+	/** Whether the slice may run now; otherwise the key gate holds it until its keys are free. */
+	boolean enterKeyGate(Slice slice) {
+		return this.keyGate == null || this.keyGate.enter(slice);
+	}
+
+	/** A slice of this epoch goes to a worker. */
+	void startSlice() {
+		this.idleSinceNanos = -1;
+		this.running++;
+	}
+
+	/** A slice of this epoch came back, finished or not. */
+	void sliceEnded() {
+		this.running--;
+	}
+
+	/**
+	 * A slice of this epoch finished: its messages leave the backlog, the ledger (and the snapshot's
+	 * open batches) drop the finished prefix at once (so the span and the oldest open batch see it),
+	 * and its keys are left.
+	 * @param slice the slice
+	 * @return the slices the key gate releases, to run next
+	 */
+	List<Slice> finishSlice(Slice slice) {
 		this.backlog -= slice.messages.size();
 		this.backlogBytes -= slice.bytes;
+		slice.state = BatchStats.SliceState.DONE;
+		if (this.ledger.complete(slice.batchId, slice.index)) {
+			this.ledger.advance();
+			this.openSlices.dropFinished();
+		}
+		return (this.keyGate != null) ? this.keyGate.leave(slice) : List.of();
 	}
 
-	/** Highest fetched minus lowest unfinished offset; 0 when nothing is unfinished. */
-	long span() {
-		long lowest = this.ledger.lowestOpenOffset();
-		if (lowest < 0) {
-			lowest = this.buffer.isEmpty() ? -1 : this.buffer.peekFirst().offset();
-		}
-		return (lowest < 0) ? 0 : this.highestFetched - lowest;
+	int running() {
+		return this.running;
+	}
+
+	int openBatches() {
+		return this.ledger.openBatches();
+	}
+
+	long oldestOpenNanos() {
+		return this.ledger.oldestOpenNanos();
+	}
+
+	/** The oldest open batches with the state of each slice, aged at {@code nowNanos}. */
+	List<BatchStats> batchStats(long nowNanos) {
+		return this.openSlices.stats(nowNanos);
+	}
+
+	long watermark() {
+		return this.ledger.watermark();
+	}
+
+	long committedOffset() {
+		return this.committedOffset;
 	}
 
 	/** Whether the watermark passed what was committed or requested. */
@@ -140,29 +172,128 @@ final class PartitionState {
 		return this.ledger.watermark() > Math.max(this.committedOffset, this.commitRequested);
 	}
 
-	/** Drops the batches at the head whose every slice is done, as the ledger's advance does. */
-	void dropFinishedBatches() {
-		while (!this.openSlices.isEmpty() && this.openSlices.peekFirst().isDone()) {
-			this.openSlices.pollFirst();
+	/** Marks the watermark as requested (an asynchronous commit is not sent twice) and returns it. */
+	long requestCommit() {
+		this.commitRequested = this.ledger.watermark();
+		return this.commitRequested;
+	}
+
+	/**
+	 * The final commit's position: the watermark when it passed the last <em>confirmed</em> position,
+	 * even if an asynchronous commit of it is still in flight (that one may yet fail).
+	 * @return the position to commit, or -1 when there is none
+	 */
+	long requestFinalCommit() {
+		long watermark = this.ledger.watermark();
+		if (watermark <= this.committedOffset) {
+			return -1;
 		}
+		this.commitRequested = watermark;
+		return watermark;
+	}
+
+	/** The source confirmed a commit of this partition; returns whether the committed position moved. */
+	boolean confirmCommit(long offset) {
+		if (offset > this.committedOffset) {
+			this.committedOffset = offset;
+			return true;
+		}
+		return false;
+	}
+
+	/** A requested commit failed: forget it, so the next commit carries the watermark again. */
+	void failCommit() {
+		this.commitRequested = -1;
+	}
+
+	/**
+	 * Since when nothing of this epoch was fetched, buffered or running while its watermark moved (as
+	 * the owner saw it, for {@link CommitScheduler}'s idle commit); -1 when that is not so now.
+	 */
+	long idleWithProgressSince(long nowNanos) {
+		if (this.running == 0 && this.buffer.isEmpty() && hasUncommittedProgress()) {
+			if (this.idleSinceNanos < 0) {
+				this.idleSinceNanos = nowNanos;
+			}
+		}
+		else {
+			this.idleSinceNanos = -1;
+		}
+		return this.idleSinceNanos;
+	}
+
+	long backlog() {
+		return this.backlog;
+	}
+
+	long backlogBytes() {
+		return this.backlogBytes;
+	}
+
+	long fetchedOffset() {
+		return this.buffer.fetchedOffset();
+	}
+
+	/** Highest fetched minus lowest unfinished offset; 0 when nothing is unfinished. */
+	long span() {
+		long lowest = this.ledger.lowestOpenOffset();
+		if (lowest < 0) {
+			lowest = this.buffer.firstOffset();
+		}
+		return (lowest < 0) ? 0 : this.buffer.highestFetched() - lowest;
+	}
+
+	/** Whether flow control stopped fetching it, since when and why. */
+	FlowPause flow() {
+		return this.flow;
+	}
+
+	void pauseByUser(boolean pause) {
+		this.userPaused = pause;
+	}
+
+	boolean isUserPaused() {
+		return this.userPaused;
+	}
+
+	/** Records whether the source should have it paused; returns whether that changed (tell the source). */
+	boolean sourcePausedChangesTo(boolean pause) {
+		if (pause == this.sourcePaused) {
+			return false;
+		}
+		this.sourcePaused = pause;
+		return true;
+	}
+
+	/** A seek's new epoch keeps the pauses of the old. */
+	void keepPausesOf(PartitionState old) {
+		this.sourcePaused = old.sourcePaused;
+		this.userPaused = old.userPaused;
+	}
+
+	/** A revoke or stop begins: no new slices, the buffer is dropped (it is delivered again). */
+	void startDraining() {
+		this.draining = true;
+		dropBuffer();
+	}
+
+	boolean isDraining() {
+		return this.draining;
+	}
+
+	/** Ends this epoch: workers give up its slices, the buffer is dropped. */
+	void cancel() {
+		this.cancelled = true;
+		dropBuffer();
+	}
+
+	/** Any thread (volatile). */
+	boolean isCancelled() {
+		return this.cancelled;
 	}
 
 	boolean isDispatchable() {
 		return !this.buffer.isEmpty() && !this.draining && !this.userPaused;
-	}
-
-	/** The slices of one open batch. */
-	record OpenBatch(long id, long firstOffset, long lastOffset, long openedNanos, Slice[] slices) {
-
-		boolean isDone() {
-			for (Slice slice : this.slices) {
-				if (slice.state != io.batchconsumer.core.BatchStats.SliceState.DONE) {
-					return false;
-				}
-			}
-			return true;
-		}
-
 	}
 
 }

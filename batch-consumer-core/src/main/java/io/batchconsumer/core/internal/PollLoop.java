@@ -1,10 +1,7 @@
 package io.batchconsumer.core.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -15,8 +12,6 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.ContainerState;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.MessageSource;
-import io.batchconsumer.core.RebalanceListener;
-import io.batchconsumer.core.TopicPartition;
 
 /**
  * The owner thread's loop: the only code that touches the {@link MessageSource}, the ledgers and
@@ -25,11 +20,14 @@ import io.batchconsumer.core.TopicPartition;
  * end their partitions through {@link FinalDrain}. An interrupt of the owner thread asks for a
  * graceful stop (drain, final commit); workers are never interrupted.
  *
+ * <p>The rebalance callbacks and the operator's commands are {@link OwnerCommands}; every commit goes
+ * through the {@link CommitScheduler}; the time comes from the injected {@link Ticker}.
+ *
  * <p>Threading: {@link #run()} runs on the owner thread {@code batch-consumer-<id>-poll}. Workers
- * and API callers only {@link #post(Object)} to the mailbox, which wakes a blocked poll. Fields
+ * and API callers only {@link #post(MailItem)} to the mailbox, which wakes a blocked poll. Fields
  * without a note are owned by the owner thread.
  */
-public final class PollLoop implements Runnable, RebalanceListener {
+final class PollLoop implements Runnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(PollLoop.class);
 
@@ -55,6 +53,10 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	private final FinalDrain drain;
 
+	private final OwnerCommands commands;
+
+	private final Ticker ticker;
+
 	/** Completions from workers and commands from callers. */
 	private final Mailbox mailbox = new Mailbox();
 
@@ -69,12 +71,11 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	private boolean subscribed;
 
-	private boolean paused;
-
 	private long nextPollNanos;
 
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
-			ContainerStatus status) {
+			ContainerStatus status, Ticker ticker) {
+		this.ticker = ticker;
 		this.options = options;
 		this.source = source;
 		this.runner = runner;
@@ -83,8 +84,10 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		this.partitions = new Partitions(options.ordering(), runner.observer());
 		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post);
 		this.flow = new FlowController(options, status.counters());
-		this.commits = new CommitScheduler(options.commitInterval(), source, status, System.nanoTime());
-		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted);
+		this.commits = new CommitScheduler(options.commitInterval(), source, status, ticker.nanoTime());
+		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted,
+				ticker);
+		this.commands = new OwnerCommands(options, source, status, this.partitions, this.commits, this.drain);
 	}
 
 	@Override
@@ -109,22 +112,31 @@ public final class PollLoop implements Runnable, RebalanceListener {
 			this.workers.shutdown();
 			warnOfOutlivingListeners();
 			closeSource();
-			this.status.publish(this.partitions.all(), this.dispatcher.busy(), this.source, this.paused);
+			this.status.publish(this.partitions.all(), this.dispatcher.busy(), this.source, this.commands.isPaused());
 			if (this.mailbox.wasInterrupted()) {
 				Thread.currentThread().interrupt();
 			}
 		}
 	}
 
-	/**
-	 * Posts a completion or a command ({@link Runnable}) to the owner thread and wakes it.
-	 * @param item a {@link Completion} or a {@link Runnable}
-	 */
-	void post(Object item) {
+	/** Posts a completion or a command to the owner thread and wakes it; any thread. */
+	void post(MailItem item) {
 		this.mailbox.add(item);
 		if (this.inPoll) {
 			this.source.wakeup();
 		}
+	}
+
+	/** Takes tuned options (owner thread): the next slices, checks and statistics use them. */
+	void retune(ContainerOptions tuned) {
+		this.dispatcher.retune(tuned);
+		this.flow.retune(tuned);
+		this.status.threadSize(tuned.threadSize());
+	}
+
+	/** The rebalance callbacks and operator commands; call them on the owner thread only. */
+	OwnerCommands commands() {
+		return this.commands;
 	}
 
 	/**
@@ -138,14 +150,13 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		}
 		this.running = false;
 		this.source.wakeup();
-		this.mailbox.add((Runnable) () -> {
-		});
+		this.mailbox.add(Command.WAKE_UP);
 	}
 
 	private void runOnce() {
 		try {
 			if (!this.subscribed) {
-				this.source.subscribe(this.options.topics(), this);
+				this.source.subscribe(this.options.topics(), this.commands);
 				this.subscribed = true;
 			}
 			handleMailbox();
@@ -154,7 +165,8 @@ public final class PollLoop implements Runnable, RebalanceListener {
 			dispatch();
 			pollOnce();
 			dispatch();
-			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busy(), this.source, this.paused);
+			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busy(), this.source,
+					this.commands.isPaused());
 		}
 		catch (RuntimeException ex) {
 			if (!this.running) {
@@ -167,7 +179,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	}
 
 	private void pollOnce() {
-		long now = System.nanoTime();
+		long now = this.ticker.nanoTime();
 		long wait = Math.min(this.options.pollTimeout().toNanos(), nanosUntilSomethingIsDue(now));
 		if (now < this.nextPollNanos) {
 			waitForMailbox(Math.min(wait, this.nextPollNanos - now));
@@ -185,18 +197,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 			this.inPoll = false;
 		}
 		this.status.sourceError(null);
-		PartitionState partition = null;
-		for (Message<byte[]> message : messages) {
-			// A poll returns runs of one partition: look the state up once per run, not per message
-			// (the lookup was ~7% of the owner thread at 1M records/s).
-			if (partition == null || partition.partition.partition() != message.partition()
-					|| !partition.partition.topic().equals(message.topic())) {
-				partition = this.partitions.get(message.topicPartition());
-			}
-			if (partition != null) {
-				partition.add(message);
-			}
-		}
+		this.partitions.buffer(messages);
 		if (!messages.isEmpty() && !this.options.pullInterval().isZero()) {
 			this.nextPollNanos = now + this.options.pullInterval().toNanos();
 		}
@@ -207,12 +208,9 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	 * partition is to be looked at again. Completions wake it earlier through the mailbox.
 	 */
 	private long nanosUntilSomethingIsDue(long now) {
-		long due = Long.MAX_VALUE;
+		long due = this.commits.nanosUntilDue(this.partitions.all(), now);
 		for (PartitionState partition : this.partitions.all()) {
-			if (partition.hasUncommittedProgress() && !this.commits.isInFlight()) {
-				due = Math.min(due, this.commits.nanosUntilDue(now));
-			}
-			if (partition.flowPaused) {
+			if (partition.flow().isPaused()) {
 				due = Math.min(due, this.flow.nanosUntilRecheck(partition, now));
 			}
 		}
@@ -220,7 +218,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	}
 
 	private void handleMailbox() {
-		Object item;
+		MailItem item;
 		while ((item = this.mailbox.poll()) != null) {
 			handle(item);
 		}
@@ -228,7 +226,7 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	/** Waits for and handles mail; an interrupt of the owner thread asks for a (graceful) stop. */
 	private void waitForMailbox(long nanos) {
-		Object item = this.mailbox.poll(nanos);
+		MailItem item = this.mailbox.poll(nanos);
 		if (item != null) {
 			handle(item);
 			handleMailbox();
@@ -238,39 +236,36 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		}
 	}
 
-	private void handle(Object item) {
+	private void handle(MailItem item) {
 		if (item instanceof Completion completion) {
-			complete(completion);
+			this.dispatcher.complete(completion);
 		}
-		else {
-			((Runnable) item).run();
+		else if (item instanceof Command command) {
+			command.action().run();
 		}
-	}
-
-	private void complete(Completion completion) {
-		this.dispatcher.complete(completion);
 	}
 
 	private void dispatch() {
-		if (!this.paused) {
-			this.dispatcher.dispatch();
+		if (!this.commands.isPaused()) {
+			this.dispatcher.dispatch(this.ticker.nanoTime());
 		}
 	}
 
 	private void applyFlowControl() {
-		this.flow.apply(this.partitions.all(), this.paused, this.source, System.nanoTime());
+		this.flow.apply(this.partitions.all(), this.commands.isPaused(), this.source, this.ticker.nanoTime());
 	}
 
 	private void commitIfDue() {
 		if (!this.aborted) {
-			this.commits.commitIfDue(this.partitions.all(), System.nanoTime());
+			this.commits.commitIfDue(this.partitions.all(), this.ticker.nanoTime());
 		}
 	}
 
 	private void shutdown() {
 		this.status.state(ContainerState.STOPPING);
 		List<PartitionState> states = this.partitions.all();
-		StopLog stopLog = StopLog.drainStarted(this.options.id(), states, this.options.shutdownTimeout().toMillis());
+		StopLog stopLog = StopLog.drainStarted(this.options.id(), states, this.options.shutdownTimeout().toMillis(),
+				this.ticker);
 		this.drain.drain(states);
 		stopLog.drained(states);
 		this.drain.commit(states);
@@ -297,59 +292,6 @@ public final class PollLoop implements Runnable, RebalanceListener {
 		catch (RuntimeException ex) {
 			logger.warn("Container '{}' could not close its source: {}", this.options.id(), ex.toString());
 		}
-	}
-
-	@Override
-	public void onAssigned(Collection<TopicPartition> assigned) {
-		for (TopicPartition partition : assigned) {
-			this.partitions.assign(partition);
-		}
-		logger.info("Container '{}' was assigned {}", this.options.id(), assigned);
-	}
-
-	@Override
-	public void onRevoked(Collection<TopicPartition> revoked) {
-		this.drain.drainAndCommit(this.partitions.of(revoked));
-		revoked.forEach(this.partitions::remove);
-		logger.info("Container '{}' gave up {}", this.options.id(), revoked);
-	}
-
-	@Override
-	public void onLost(Collection<TopicPartition> lost) {
-		lost.forEach(this.partitions::remove);
-		logger.warn("Container '{}' lost {}; their uncommitted work will be delivered again", this.options.id(), lost);
-	}
-
-	// Commands, run on the owner thread through the mailbox.
-
-	void pauseAll(boolean pause) {
-		this.paused = pause;
-		this.status.state(pause ? ContainerState.PAUSED : ContainerState.RUNNING);
-	}
-
-	void pausePartition(TopicPartition partition, boolean pause) {
-		PartitionState state = this.partitions.get(partition);
-		if (state == null) {
-			throw new IllegalArgumentException(partition + " is not assigned to container '" + this.options.id() + "'");
-		}
-		state.userPaused = pause;
-	}
-
-	void seek(TopicPartition partition, long offset) {
-		PartitionState old = this.partitions.get(partition);
-		if (old == null) {
-			throw new IllegalArgumentException(partition + " is not assigned to container '" + this.options.id() + "'");
-		}
-		if (offset < 0) {
-			throw new IllegalArgumentException("offset must be zero or more but was " + offset);
-		}
-		// A new epoch: slices of the old position still running commit nothing when they end.
-		PartitionState fresh = this.partitions.assign(partition);
-		fresh.sourcePaused = old.sourcePaused;
-		fresh.userPaused = old.userPaused;
-		this.source.seek(partition, offset);
-		this.source.commitSync(Map.of(partition, offset));
-		this.status.committed(List.of(fresh), Map.of(partition, offset), null);
 	}
 
 }

@@ -49,6 +49,8 @@ final class SliceRunner {
 
 	private final ContainerStatus status;
 
+	private final Ticker ticker;
+
 	/** Set once when the container stops for good: workers give up and leave messages unfinished. */
 	private volatile boolean halted;
 
@@ -60,6 +62,7 @@ final class SliceRunner {
 		this.observer = observer;
 		this.status = status;
 		this.counters = status.counters();
+		this.ticker = status.ticker();
 	}
 
 	ContainerObserver observer() {
@@ -102,7 +105,7 @@ final class SliceRunner {
 		List<Message<byte[]>> delivered = (attempt == 1) ? pending
 				: pending.stream().map((message) -> message.withDeliveryAttempt(attempt)).toList();
 		slice.attempts = attempt;
-		long start = System.nanoTime();
+		long start = this.ticker.nanoTime();
 		Failure failure;
 		try {
 			BatchResult result = this.listener.onSlice(delivered);
@@ -117,7 +120,7 @@ final class SliceRunner {
 			failure = new Failure(delivered, (message) -> ex);
 		}
 		int failedCount = (failure != null) ? failure.messages.size() : 0;
-		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), System.nanoTime() - start, failedCount);
+		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), this.ticker.nanoTime() - start, failedCount);
 		this.counters.succeeded.add(delivered.size() - failedCount);
 		return failure;
 	}
@@ -180,7 +183,7 @@ final class SliceRunner {
 
 	/** Whether to give up: only when the container halts or the slice's epoch ended. */
 	private boolean isAbandoned(Slice slice) {
-		if (this.halted || slice.partition.cancelled) {
+		if (this.halted || slice.partition.isCancelled()) {
 			return true;
 		}
 		if (Thread.interrupted()) {
@@ -191,8 +194,8 @@ final class SliceRunner {
 
 	/** Sleeps the back-off; false when the work is abandoned. An interrupt alone does not end it. */
 	private boolean pause(Slice slice, Duration backoff) {
-		long deadline = System.nanoTime() + backoff.toNanos();
-		for (long left = backoff.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+		long deadline = this.ticker.nanoTime() + backoff.toNanos();
+		for (long left = backoff.toNanos(); left > 0; left = deadline - this.ticker.nanoTime()) {
 			try {
 				TimeUnit.NANOSECONDS.sleep(left);
 			}

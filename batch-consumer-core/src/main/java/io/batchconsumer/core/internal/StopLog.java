@@ -23,11 +23,14 @@ final class StopLog {
 
 	private final int inFlight;
 
+	private final Ticker ticker;
+
 	private final long startNanos;
 
-	private StopLog(String containerId, int inFlight, long startNanos) {
+	private StopLog(String containerId, int inFlight, Ticker ticker, long startNanos) {
 		this.containerId = containerId;
 		this.inFlight = inFlight;
+		this.ticker = ticker;
 		this.startNanos = startNanos;
 	}
 
@@ -36,13 +39,15 @@ final class StopLog {
 	 * @param containerId the container's id
 	 * @param states the partitions it drains
 	 * @param shutdownTimeoutMillis how long the drain may take
+	 * @param ticker the time source
 	 * @return the log of this stop, for the next two lines
 	 */
-	static StopLog drainStarted(String containerId, List<PartitionState> states, long shutdownTimeoutMillis) {
-		int inFlight = states.stream().mapToInt((state) -> state.running).sum();
+	static StopLog drainStarted(String containerId, List<PartitionState> states, long shutdownTimeoutMillis,
+			Ticker ticker) {
+		int inFlight = states.stream().mapToInt(PartitionState::running).sum();
 		logger.info("Container '{}' is stopping: draining {} slices in flight on {} partitions (at most {} ms)",
 				containerId, inFlight, states.size(), shutdownTimeoutMillis);
-		return new StopLog(containerId, inFlight, System.nanoTime());
+		return new StopLog(containerId, inFlight, ticker, ticker.nanoTime());
 	}
 
 	/**
@@ -50,10 +55,10 @@ final class StopLog {
 	 * @param states the partitions it drained
 	 */
 	void drained(List<PartitionState> states) {
-		int left = states.stream().mapToInt((state) -> state.running).sum();
+		int left = states.stream().mapToInt(PartitionState::running).sum();
 		logger.info("Container '{}' drained: waited for {} slices ({} finished, {} still running) in {} ms",
 				this.containerId, this.inFlight, this.inFlight - left, left,
-				(System.nanoTime() - this.startNanos) / 1_000_000);
+				(this.ticker.nanoTime() - this.startNanos) / 1_000_000);
 	}
 
 	/**
@@ -64,7 +69,7 @@ final class StopLog {
 	void committed(List<PartitionState> states) {
 		Map<TopicPartition, Object> positions = new LinkedHashMap<>();
 		for (PartitionState state : states) {
-			positions.put(state.partition, (state.committedOffset >= 0) ? state.committedOffset : "unchanged");
+			positions.put(state.partition, (state.committedOffset() >= 0) ? state.committedOffset() : "unchanged");
 		}
 		logger.info("Container '{}' stopped; committed positions (next offset to read): {}", this.containerId,
 				positions);

@@ -40,7 +40,8 @@ final class ThreadBatchDispatcher {
 
 	private static final Logger logger = LoggerFactory.getLogger(ThreadBatchDispatcher.class);
 
-	private final ContainerOptions options;
+	/** Replaced by {@link #retune} (runtime tuning). */
+	private ContainerOptions options;
 
 	private final Partitions partitions;
 
@@ -73,6 +74,11 @@ final class ThreadBatchDispatcher {
 		this.mailbox = mailbox;
 	}
 
+	/** Takes tuned options: the next batches are formed with them. */
+	void retune(ContainerOptions tuned) {
+		this.options = tuned;
+	}
+
 	int busy() {
 		return this.busy;
 	}
@@ -88,17 +94,18 @@ final class ThreadBatchDispatcher {
 	/**
 	 * Hands released and retried slices, then new thread batches, to the idle workers. A runnable
 	 * slice beyond the idle workers waits in the ready queue.
+	 * @param nowNanos the time new batches are opened
 	 */
-	void dispatch() {
+	void dispatch(long nowNanos) {
 		int idle = this.options.threadSize() - this.busy;
 		while (idle > 0 && !this.ready.isEmpty()) {
 			Slice slice = this.ready.pollFirst();
-			if (this.partitions.isCurrent(slice) && !slice.partition.draining) {
+			if (this.partitions.isCurrent(slice) && !slice.partition.isDraining()) {
 				submit(slice);
 				idle--;
 			}
 		}
-		for (Slice slice : formBatches(this.partitions.all(), idle, System.nanoTime())) {
+		for (Slice slice : formBatches(this.partitions.all(), idle, nowNanos)) {
 			if (this.busy < this.options.threadSize()) {
 				submit(slice);
 			}
@@ -119,7 +126,7 @@ final class ThreadBatchDispatcher {
 		Slice slice = completion.slice();
 		this.onWorker.remove(slice);
 		PartitionState partition = slice.partition;
-		partition.running--;
+		partition.sliceEnded();
 		if (!this.partitions.isCurrent(slice)) {
 			return;
 		}
@@ -128,24 +135,16 @@ final class ThreadBatchDispatcher {
 			this.ready.addFirst(slice);
 			return;
 		}
-		partition.finished(slice);
-		slice.state = BatchStats.SliceState.DONE;
-		if (partition.ledger.complete(slice.batchId, slice.index)) {
-			partition.ledger.advance();
-			partition.dropFinishedBatches();
-		}
-		if (partition.keyGate != null) {
-			for (Slice released : partition.keyGate.leave(slice)) {
-				released.state = BatchStats.SliceState.WAITING_FOR_WORKER;
-				this.ready.add(released);
-			}
+		for (Slice released : partition.finishSlice(slice)) {
+			released.state = BatchStats.SliceState.WAITING_FOR_WORKER;
+			this.ready.add(released);
 		}
 	}
 
 	private void submit(Slice slice) {
 		slice.state = BatchStats.SliceState.IN_FLIGHT;
 		this.busy++;
-		slice.partition.running++;
+		slice.partition.startSlice();
 		SliceTask task = new SliceTask(slice, this.runner, this.mailbox);
 		this.onWorker.put(slice, task);
 		this.workers.execute(task);
@@ -190,7 +189,7 @@ final class ThreadBatchDispatcher {
 			return false;
 		}
 		// One slice at a time per partition: the next batch waits until the open one is finished.
-		return this.options.ordering() != Ordering.PARTITION || partition.ledger.openBatches() == 0;
+		return this.options.ordering() != Ordering.PARTITION || partition.openBatches() == 0;
 	}
 
 	private int openBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
@@ -206,14 +205,10 @@ final class ThreadBatchDispatcher {
 		}
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY)
 				? atMost(byKey(run, n), batchSize) : consecutive(run, n);
-		long batchId = partition.ledger.open(run.get(0).offset(), run.get(run.size() - 1).offset(), parts.size(),
-				nowNanos);
 		int started = 0;
-		Slice[] slices = new Slice[parts.size()];
-		for (int i = 0; i < parts.size(); i++) {
-			Slice slice = new Slice(partition, batchId, i, parts.get(i), partition.keyGate != null);
-			slices[i] = slice;
-			if (partition.keyGate == null || partition.keyGate.enter(slice)) {
+		for (Slice slice : partition.openBatch(run.get(0).offset(), run.get(run.size() - 1).offset(), parts,
+				nowNanos)) {
+			if (partition.enterKeyGate(slice)) {
 				runnable.add(slice);
 				started++;
 			}
@@ -221,8 +216,6 @@ final class ThreadBatchDispatcher {
 				slice.state = BatchStats.SliceState.WAITING_FOR_KEY;
 			}
 		}
-		partition.openSlices.addLast(new PartitionState.OpenBatch(batchId, run.get(0).offset(),
-				run.get(run.size() - 1).offset(), nowNanos, slices));
 		return started;
 	}
 

@@ -57,7 +57,8 @@ final class JdbcMessageSource implements MessageSource {
 
 	private final String consumerKey;
 
-	private final int pullBatchSize;
+	/** Changed by runtime tuning, on the owner thread. */
+	private int pullBatchSize;
 
 	private final Clock clock;
 
@@ -196,6 +197,12 @@ final class JdbcMessageSource implements MessageSource {
 	 * owned or their offset version moved on (taken over, or reset); the other queues were committed
 	 * @throws SourceUnavailableException when the database failed; nothing was committed
 	 */
+	/** The next reads take up to {@code size} messages. */
+	@Override
+	public void pullBatchSize(int size) {
+		this.pullBatchSize = size;
+	}
+
 	@Override
 	public void commitSync(Map<TopicPartition, Long> positions) {
 		Map<TopicPartition, Long> mine = new HashMap<>();

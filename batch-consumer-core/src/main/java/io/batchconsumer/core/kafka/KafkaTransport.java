@@ -26,7 +26,9 @@ import io.batchconsumer.core.Transport;
  * payload that does not convert is a listener failure that ends in the dead letter, never a
  * blocked partition), the container's group, the cooperative-sticky assignor (unless
  * {@code group.protocol=consumer}, which is incremental by itself), {@code max.poll.records} =
- * pull batch size, {@code client.id = batch-consumer-<id>}; {@code auto.offset.reset} is
+ * pull batch size ({@value #DEFAULT_PULL_BATCH_SIZE} when the container's options come from
+ * {@link #optionsBuilder} or the starter and none is set: Kafka's own default, see
+ * {@link #defaultPullBatchSize()}), {@code client.id = batch-consumer-<id>}; {@code auto.offset.reset} is
  * {@code earliest} and {@code allow.auto.create.topics} is {@code false} unless set. The producer
  * uses {@code acks=all} and idempotence.
  *
@@ -40,6 +42,9 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 
 	/** Client property naming this instance in broadcast mode; removed before the clients see the properties. */
 	public static final String INSTANCE_ID = "batch-consumer.instance-id";
+
+	/** The pull batch size of a Kafka container that sets none: Kafka's {@code max.poll.records} default. */
+	public static final int DEFAULT_PULL_BATCH_SIZE = 500;
 
 	private static final Duration DEAD_LETTER_TIMEOUT = Duration.ofSeconds(30);
 
@@ -152,6 +157,16 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	private static byte[] unsupported(Object payload) {
 		throw new IllegalArgumentException("A payload of type " + payload.getClass().getName()
 				+ " cannot be sent: pass byte[] or String, or give the KafkaTransport a payload serializer");
+	}
+
+	/**
+	 * {@value #DEFAULT_PULL_BATCH_SIZE}, Kafka's own {@code max.poll.records} default: at zero work a
+	 * poll of 32 records spends the owner thread on polls, not on records.
+	 * @return {@value #DEFAULT_PULL_BATCH_SIZE}
+	 */
+	@Override
+	public int defaultPullBatchSize() {
+		return DEFAULT_PULL_BATCH_SIZE;
 	}
 
 }

@@ -35,7 +35,8 @@ public final class InMemorySource implements MessageSource {
 
 	private final String group;
 
-	private final int pullBatchSize;
+	/** Changed by runtime tuning, on the owner thread. */
+	private volatile int pullBatchSize;
 
 	private final Set<TopicPartition> initial;
 
@@ -272,6 +273,11 @@ public final class InMemorySource implements MessageSource {
 	@Override
 	public void seek(TopicPartition partition, long offset) {
 		this.positions.put(partition, offset);
+	}
+
+	@Override
+	public void pullBatchSize(int size) {
+		this.pullBatchSize = size;
 	}
 
 	@Override

@@ -29,7 +29,10 @@ public record EffectiveOption(String value, Source source, String property, Stri
 		DEFAULT,
 
 		/** A {@code BatchContainerCustomizer} changed it after resolution. */
-		CUSTOMIZER
+		CUSTOMIZER,
+
+		/** Changed on the running container (runtime tuning). */
+		RUNTIME
 
 	}
 

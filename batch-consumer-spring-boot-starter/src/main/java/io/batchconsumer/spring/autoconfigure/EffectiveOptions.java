@@ -25,6 +25,21 @@ public class EffectiveOptions {
 	}
 
 	/**
+	 * Marks options changed on the running container ({@code BatchContainer.tune}, the
+	 * {@code batchconsumer} endpoint's {@code tune}) with their new values.
+	 * @param id the listener id
+	 * @param changed the new values by key, as the endpoint shows them
+	 */
+	public void tuned(String id, Map<String, String> changed) {
+		this.byListener.computeIfPresent(id, (key, options) -> {
+			Map<String, EffectiveOption> updated = new java.util.LinkedHashMap<>(options);
+			changed.forEach((option, value) -> updated.put(option,
+					new EffectiveOption(value, EffectiveOption.Source.RUNTIME, "batchconsumer endpoint (tune)", null)));
+			return Map.copyOf(updated);
+		});
+	}
+
+	/**
 	 * The effective options of one listener.
 	 * @param id the listener id
 	 * @return its options by key (for example {@code thread-size}), empty when unknown

@@ -18,6 +18,11 @@ import io.batchconsumer.core.kafka.KafkaTransport;
  * size and pull batch size, the given ordering, commits at most once a second, every other option
  * (flow control included) at its default. For experiments, the system property
  * {@code bench.pull-threshold-for-queue} overrides flow control's count threshold.
+ *
+ * <p>The {@link #defaults} variant takes every option at its default but the threads (the
+ * scenario's, like every contender): with the transport's defaults (Kafka's pull of 500), or with
+ * the generic builder's (the DESIGN pull of 32), which is what a plain-Java user got before the
+ * transport supplied its own.
  */
 final class BatchConsumerContender implements Contender {
 
@@ -25,14 +30,44 @@ final class BatchConsumerContender implements Contender {
 
 	private final Ordering ordering;
 
+	/** {@code null} for the scenario's options, else "transport" or "generic" defaults. */
+	private final String defaults;
+
 	BatchConsumerContender(KafkaTransport transport, Ordering ordering) {
+		this(transport, ordering, null);
+	}
+
+	private BatchConsumerContender(KafkaTransport transport, Ordering ordering, String defaults) {
 		this.transport = transport;
 		this.ordering = ordering;
+		this.defaults = defaults;
+	}
+
+	/**
+	 * Ours with every option at its default but the threads.
+	 * @param transport the transport
+	 * @param ordering the ordering
+	 * @param transportDefaults whether the transport's defaults apply, else the generic builder's
+	 * @return the contender
+	 */
+	static BatchConsumerContender defaults(KafkaTransport transport, Ordering ordering, boolean transportDefaults) {
+		return new BatchConsumerContender(transport, ordering, transportDefaults ? "transport" : "generic");
 	}
 
 	@Override
 	public String name() {
-		return "batch-consumer " + this.ordering.name().toLowerCase();
+		String name = "batch-consumer " + this.ordering.name().toLowerCase();
+		return (this.defaults == null) ? name : name + ", " + this.defaults + " defaults";
+	}
+
+	private ContainerOptions options(Scenario scenario, String group) {
+		if (this.defaults == null) {
+			return options(scenario, group, this.ordering);
+		}
+		ContainerOptions.Builder builder = "transport".equals(this.defaults) ? this.transport.optionsBuilder(group)
+				: ContainerOptions.builder(group);
+		return builder.topics(scenario.topic()).group(group).ordering(this.ordering).threadSize(scenario.threads())
+			.build();
 	}
 
 	/**
@@ -57,7 +92,7 @@ final class BatchConsumerContender implements Contender {
 
 	@Override
 	public Running start(Scenario scenario, String group, Tally tally) {
-		ContainerOptions options = options(scenario, group, this.ordering);
+		ContainerOptions options = options(scenario, group);
 		BatchContainer container = new BatchContainer(options, this.transport.createSource(options), (slice) -> {
 			for (Message<byte[]> message : slice) {
 				long index = Records.index(message.payload());

@@ -99,6 +99,33 @@ public final class BenchBroker implements AutoCloseable {
 			.sum();
 	}
 
+	/**
+	 * Waits until the group's committed offsets of the scenario's topic add up to every record.
+	 * @param scenario the scenario
+	 * @param group the group
+	 * @param cap the longest wait
+	 * @return {@link System#nanoTime()} when they did (checked every millisecond), or -1 after the cap
+	 * @throws Exception when the broker fails
+	 */
+	public long awaitCommittedToEnd(Scenario scenario, String group, Duration cap) throws Exception {
+		long deadline = System.nanoTime() + cap.toNanos();
+		while (System.nanoTime() < deadline) {
+			long committed = this.admin.listConsumerGroupOffsets(group)
+				.partitionsToOffsetAndMetadata()
+				.get(30, TimeUnit.SECONDS)
+				.entrySet()
+				.stream()
+				.filter((entry) -> entry.getKey().topic().equals(scenario.topic()) && entry.getValue() != null)
+				.mapToLong((entry) -> entry.getValue().offset())
+				.sum();
+			if (committed >= scenario.records()) {
+				return System.nanoTime();
+			}
+			Thread.sleep(1);
+		}
+		return -1;
+	}
+
 	@Override
 	public void close() {
 		this.admin.close(Duration.ofSeconds(5));

@@ -59,7 +59,11 @@ public final class KafkaBench implements AutoCloseable {
 				new ParallelConsumerContender(bootstrap, ProcessingOrder.KEY), new BarrierContender(bootstrap),
 				new BatchConsumerContender(this.transport, Ordering.UNORDERED),
 				new BatchConsumerContender(this.transport, Ordering.KEY),
-				new BatchConsumerContender(this.transport, Ordering.PARTITION))
+				new BatchConsumerContender(this.transport, Ordering.PARTITION),
+				BatchConsumerContender.defaults(this.transport, Ordering.UNORDERED, false),
+				BatchConsumerContender.defaults(this.transport, Ordering.KEY, false),
+				BatchConsumerContender.defaults(this.transport, Ordering.UNORDERED, true),
+				BatchConsumerContender.defaults(this.transport, Ordering.KEY, true))
 			.filter((contender) -> options.includes(contender.name()))
 			.toList();
 	}
@@ -93,12 +97,18 @@ public final class KafkaBench implements AutoCloseable {
 		Tally tally = new Tally(scenario.records());
 		try (HeapSampler heap = new HeapSampler()) {
 			long start = System.nanoTime();
-			Contender.Running running = contender.start(scenario, group(scenario, round), tally);
+			String group = group(scenario, round);
+			Contender.Running running = contender.start(scenario, group, tally);
 			boolean complete = tally.await(cap);
 			long end = complete ? tally.lastNanos() : System.nanoTime();
+			long committed = complete ? this.broker.awaitCommittedToEnd(scenario, group, Duration.ofSeconds(10)) : -1;
 			String note = complete ? running.note() : "stopped after " + cap.toSeconds() + " s; " + running.note();
-			running.close();
 			long first = tally.firstNanos();
+			if (committed > 0 && first > 0) {
+				note = String.format("committed to the end %,.0f ms after the last record (%,.0f records/s to the "
+						+ "commit); ", (committed - end) / 1e6, tally.distinct() / ((committed - first) / 1e9)) + note;
+			}
+			running.close();
 			double seconds = (first == 0) ? Double.NaN : (end - first) / 1e9;
 			Histogram latency = tally.latencyMicros();
 			boolean any = latency.getTotalCount() > 0;

@@ -92,7 +92,7 @@ public class ThreadBatchDispatcherBenchmark {
 		this.offset += PER_PARTITION;
 		int completed = 0;
 		while (true) {
-			this.dispatcher.dispatch();
+			this.dispatcher.dispatch(System.nanoTime());
 			if (this.mailbox.isEmpty()) {
 				return completed;
 			}

@@ -37,7 +37,12 @@ import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
  * or one partition with the body {@code {"topic": "orders", "partition": 2}};</li>
  * <li>{@code POST /actuator/batchconsumer/{id}/seek} with {@code {"topic": "orders", "partition": 2,
  * "offset": 100}} — moves the partition and commits it there; a new epoch starts, so in-flight
- * work of the old position commits nothing.</li>
+ * work of the old position commits nothing;</li>
+ * <li>{@code POST /actuator/batchconsumer/{id}/tune} with any of {@code threadSize},
+ * {@code consumerBatchSize}, {@code pullBatchSize}, {@code pullThresholdForQueue},
+ * {@code pullThresholdSizeForQueue}, {@code maxSpan} — changes them on the running container
+ * ({@code BatchContainer.tune}): slices handed out run as formed, the next ones take the new
+ * values; a bad value changes nothing (400, naming the option).</li>
  * </ul>
  * Its default access is read-only: the write operations exist only when the application allows
  * them ({@code management.endpoint.batchconsumer.access=unrestricted}).
@@ -106,27 +111,63 @@ public class BatchConsumerEndpoint {
 	 * @param topic the partition's topic
 	 * @param partition the partition number
 	 * @param offset for {@code seek}: the next offset to read
+	 * @param threadSize for {@code tune}: worker threads
+	 * @param consumerBatchSize for {@code tune}: the most messages in a slice
+	 * @param pullBatchSize for {@code tune}: the most messages one poll returns
+	 * @param pullThresholdForQueue for {@code tune}: flow control's message threshold
+	 * @param pullThresholdSizeForQueue for {@code tune}: flow control's byte threshold
+	 * @param maxSpan for {@code tune}: flow control's offset span
 	 * @return what was done, once the owner thread applied it
 	 * @throws InvalidEndpointRequestException (400) for an unknown listener or operation, a
 	 *         partition that is not assigned, or a container that is not running
 	 */
 	@WriteOperation
-	public CommandResult command(@Selector String id, @Selector String operation, @Nullable String topic,
-			@Nullable Integer partition, @Nullable Long offset) {
+	public OperationResponseBody command(@Selector String id, @Selector String operation, @Nullable String topic,
+			@Nullable Integer partition, @Nullable Long offset, @Nullable Integer threadSize,
+			@Nullable Integer consumerBatchSize, @Nullable Integer pullBatchSize, @Nullable Integer pullThresholdForQueue,
+			@Nullable Long pullThresholdSizeForQueue, @Nullable Integer maxSpan) {
 		BatchContainer container = this.containers.getContainer(id);
 		if (container == null) {
 			throw invalid("No listener '" + id + "'; known are " + this.containers.getListenerIds());
+		}
+		if ("tune".equals(operation)) {
+			Map<String, Object> changes = new LinkedHashMap<>();
+			putIfGiven(changes, "thread-size", threadSize);
+			putIfGiven(changes, "consumer-batch-size", consumerBatchSize);
+			putIfGiven(changes, "pull-batch-size", pullBatchSize);
+			putIfGiven(changes, "flow-control.pull-threshold-for-queue", pullThresholdForQueue);
+			putIfGiven(changes, "flow-control.pull-threshold-size-for-queue", pullThresholdSizeForQueue);
+			putIfGiven(changes, "flow-control.max-span", maxSpan);
+			return tune(container, changes);
 		}
 		TopicPartition target = partition(topic, partition);
 		CompletableFuture<Void> done = switch (operation) {
 			case "pause" -> (target != null) ? container.pause(target) : container.pause();
 			case "resume" -> (target != null) ? container.resume(target) : container.resume();
 			case "seek" -> container.seek(requirePartition(target), requireOffset(offset));
-			default -> throw invalid("Unknown operation '" + operation + "'; use pause, resume or seek");
+			default -> throw invalid("Unknown operation '" + operation + "'; use pause, resume, seek or tune");
 		};
 		await(done);
 		return new CommandResult(id, operation, topic, partition, "seek".equals(operation) ? offset : null,
 				container.stats().state().name());
+	}
+
+	private TuneResult tune(BatchContainer container, Map<String, Object> changes) {
+		if (changes.isEmpty()) {
+			throw invalid("tune needs at least one of threadSize, consumerBatchSize, pullBatchSize, "
+					+ "pullThresholdForQueue, pullThresholdSizeForQueue, maxSpan");
+		}
+		await(container.tune(changes));
+		Map<String, String> changed = new LinkedHashMap<>();
+		changes.forEach((key, value) -> changed.put(key, String.valueOf(value)));
+		this.effectiveOptions.tuned(container.id(), changed);
+		return new TuneResult(container.id(), changed, container.stats().state().name());
+	}
+
+	private static void putIfGiven(Map<String, Object> changes, String key, @Nullable Object value) {
+		if (value != null) {
+			changes.put(key, value);
+		}
 	}
 
 	private static @Nullable TopicPartition partition(@Nullable String topic, @Nullable Integer partition) {
@@ -153,13 +194,14 @@ public class BatchConsumerEndpoint {
 		return offset;
 	}
 
-	private static void await(CompletableFuture<Void> done) {
+	private static void await(CompletableFuture<?> done) {
 		try {
 			done.get(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = ex.getCause();
-			if (cause instanceof IllegalArgumentException || cause instanceof IllegalStateException) {
+			if (cause instanceof IllegalArgumentException || cause instanceof IllegalStateException
+					|| cause instanceof UnsupportedOperationException) {
 				throw invalid(cause.getMessage());
 			}
 			throw new IllegalStateException("The command failed: " + cause, cause);
@@ -198,6 +240,17 @@ public class BatchConsumerEndpoint {
 	 */
 	public record CommandResult(String listener, String operation, @Nullable String topic, @Nullable Integer partition,
 			@Nullable Long offset, String state) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * What a {@code tune} did.
+	 *
+	 * @param listener the listener id
+	 * @param changed the options changed, by key, with their new values
+	 * @param state the container's state afterwards
+	 */
+	public record TuneResult(String listener, Map<String, String> changed, String state) implements OperationResponseBody {
 
 	}
 

@@ -1,0 +1,76 @@
+package io.batchconsumer.core.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.batchconsumer.core.BatchStats;
+import io.batchconsumer.core.PartitionStats;
+
+/**
+ * The slices of every open thread batch of one partition epoch, oldest first, for the published
+ * snapshot (the ledger keeps only counts and offsets). A batch is dropped once every slice of it is
+ * done and no older batch is open, as the ledger's advance does.
+ *
+ * <p>Threading: owned by the owner thread, through its {@link PartitionState}. The owner reads each
+ * slice's volatile {@link Slice#state} and {@link Slice#attempts}, which workers write.
+ */
+final class OpenBatches {
+
+	private final ArrayDeque<OpenBatch> batches = new ArrayDeque<>();
+
+	/**
+	 * Records a batch the ledger just opened.
+	 * @param id the ledger's batch id
+	 * @param firstOffset its first offset
+	 * @param lastOffset its last offset
+	 * @param openedNanos when it was opened (the container's ticker)
+	 * @param slices its slices, in index order
+	 */
+	void open(long id, long firstOffset, long lastOffset, long openedNanos, Slice[] slices) {
+		this.batches.addLast(new OpenBatch(id, firstOffset, lastOffset, openedNanos, slices));
+	}
+
+	/** Drops the batches at the head whose every slice is done. */
+	void dropFinished() {
+		while (!this.batches.isEmpty() && this.batches.peekFirst().isDone()) {
+			this.batches.pollFirst();
+		}
+	}
+
+	/**
+	 * The oldest open batches, at most {@link PartitionStats#MAX_BATCHES}, with the state of each slice.
+	 * @param nowNanos the time their ages are measured at (the container's ticker)
+	 * @return the snapshots, oldest first
+	 */
+	List<BatchStats> stats(long nowNanos) {
+		List<BatchStats> stats = new ArrayList<>(Math.min(this.batches.size(), PartitionStats.MAX_BATCHES));
+		for (OpenBatch batch : this.batches) {
+			if (stats.size() == PartitionStats.MAX_BATCHES) {
+				break;
+			}
+			List<BatchStats.SliceStats> slices = new ArrayList<>(batch.slices().length);
+			for (Slice slice : batch.slices()) {
+				slices.add(new BatchStats.SliceStats(slice.state, slice.messages.size(), slice.attempts));
+			}
+			stats.add(new BatchStats(batch.id(), batch.firstOffset(), batch.lastOffset(),
+					(nowNanos - batch.openedNanos()) / 1_000_000, slices));
+		}
+		return stats;
+	}
+
+	/** The slices of one open batch. */
+	private record OpenBatch(long id, long firstOffset, long lastOffset, long openedNanos, Slice[] slices) {
+
+		boolean isDone() {
+			for (Slice slice : this.slices) {
+				if (slice.state != BatchStats.SliceState.DONE) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+	}
+
+}

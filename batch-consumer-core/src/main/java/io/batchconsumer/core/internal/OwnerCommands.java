@@ -1,0 +1,118 @@
+package io.batchconsumer.core.internal;
+
+import java.util.Collection;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.ContainerState;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.RebalanceListener;
+import io.batchconsumer.core.TopicPartition;
+
+/**
+ * What changes the owner's partitions from outside its loop: the source's rebalance callbacks
+ * (assigned, revoked, lost) and the operator's commands (pause, resume, seek).
+ *
+ * <p>Threading: owner thread only. The source calls the rebalance callbacks from inside its poll on
+ * the owner thread; commands arrive through the mailbox as {@link Command}s.
+ */
+final class OwnerCommands implements RebalanceListener {
+
+	private static final Logger logger = LoggerFactory.getLogger(OwnerCommands.class);
+
+	private final ContainerOptions options;
+
+	private final MessageSource source;
+
+	private final ContainerStatus status;
+
+	private final Partitions partitions;
+
+	private final CommitScheduler commits;
+
+	private final FinalDrain drain;
+
+	private boolean paused;
+
+	OwnerCommands(ContainerOptions options, MessageSource source, ContainerStatus status, Partitions partitions,
+			CommitScheduler commits, FinalDrain drain) {
+		this.options = options;
+		this.source = source;
+		this.status = status;
+		this.partitions = partitions;
+		this.commits = commits;
+		this.drain = drain;
+	}
+
+	/** Whether the whole container is paused. */
+	boolean isPaused() {
+		return this.paused;
+	}
+
+	@Override
+	public void onAssigned(Collection<TopicPartition> assigned) {
+		for (TopicPartition partition : assigned) {
+			this.partitions.assign(partition);
+		}
+		logger.info("Container '{}' was assigned {}", this.options.id(), assigned);
+	}
+
+	@Override
+	public void onRevoked(Collection<TopicPartition> revoked) {
+		this.drain.drainAndCommit(this.partitions.of(revoked));
+		revoked.forEach(this.partitions::remove);
+		logger.info("Container '{}' gave up {}", this.options.id(), revoked);
+	}
+
+	@Override
+	public void onLost(Collection<TopicPartition> lost) {
+		lost.forEach(this.partitions::remove);
+		logger.warn("Container '{}' lost {}; their uncommitted work will be delivered again", this.options.id(), lost);
+	}
+
+	/**
+	 * Pauses or resumes the whole container.
+	 * @param pause {@code true} to pause
+	 */
+	void pauseAll(boolean pause) {
+		this.paused = pause;
+		this.status.state(pause ? ContainerState.PAUSED : ContainerState.RUNNING);
+	}
+
+	/**
+	 * Pauses or resumes one assigned partition.
+	 * @param partition the partition
+	 * @param pause {@code true} to pause
+	 */
+	void pausePartition(TopicPartition partition, boolean pause) {
+		assigned(partition).pauseByUser(pause);
+	}
+
+	/**
+	 * Moves an assigned partition to an offset and commits it there: a new epoch, so slices of the
+	 * old position still running commit nothing when they end.
+	 * @param partition the partition
+	 * @param offset the next offset to read
+	 */
+	void seek(TopicPartition partition, long offset) {
+		PartitionState old = assigned(partition);
+		if (offset < 0) {
+			throw new IllegalArgumentException("offset must be zero or more but was " + offset);
+		}
+		PartitionState fresh = this.partitions.assign(partition);
+		fresh.keepPausesOf(old);
+		this.source.seek(partition, offset);
+		this.commits.commitSeek(fresh, offset);
+	}
+
+	private PartitionState assigned(TopicPartition partition) {
+		PartitionState state = this.partitions.get(partition);
+		if (state == null) {
+			throw new IllegalArgumentException(partition + " is not assigned to container '" + this.options.id() + "'");
+		}
+		return state;
+	}
+
+}
