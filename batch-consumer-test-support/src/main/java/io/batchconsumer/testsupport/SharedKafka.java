@@ -95,6 +95,21 @@ public final class SharedKafka {
 	 */
 	public void createTopic(String topic, int partitions) throws Exception {
 		this.admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+		// Created is not yet known to the broker's metadata cache: wait until its offsets can be listed.
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (true) {
+			try {
+				if (endOffsets(topic, partitions).size() == partitions) {
+					return;
+				}
+			}
+			catch (ExecutionException ex) {
+				if (System.nanoTime() > deadline) {
+					throw ex;
+				}
+			}
+			Thread.sleep(50); // polling the broker's metadata, not synchronising threads
+		}
 	}
 
 	/**
@@ -126,6 +141,21 @@ public final class SharedKafka {
 	 * partition is {@code value.apply(i)}; keys are {@code key-<i % 7>}.
 	 */
 	public void fill(String topic, int partitions, int perPartition, IntFunction<String> value) throws Exception {
+		fill(topic, partitions, perPartition, (i) -> "key-" + (i % 7), value);
+	}
+
+	/**
+	 * Writes {@code perPartition} records to each partition of an empty topic, fast (no idempotence,
+	 * one request in flight, long timeouts) and checks the end offsets afterwards.
+	 * @param topic the topic
+	 * @param partitions its partition count
+	 * @param perPartition records per partition
+	 * @param key the key of record {@code i} of a partition
+	 * @param value the value of record {@code i} of a partition
+	 * @throws Exception when the broker does not take them all
+	 */
+	public void fill(String topic, int partitions, int perPartition, IntFunction<String> key, IntFunction<String> value)
+			throws Exception {
 		Map<String, Object> config = new HashMap<>(clientProperties());
 		config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
 		config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
@@ -144,7 +174,7 @@ public final class SharedKafka {
 			for (int i = 0; i < perPartition; i++) {
 				byte[] bytes = value.apply(i).getBytes(StandardCharsets.UTF_8);
 				for (int p = 0; p < partitions; p++) {
-					producer.send(new ProducerRecord<>(topic, p, "key-" + (i % 7), bytes));
+					producer.send(new ProducerRecord<>(topic, p, key.apply(i), bytes));
 				}
 			}
 			producer.flush();
@@ -170,6 +200,27 @@ public final class SharedKafka {
 			}
 		});
 		return result;
+	}
+
+	/**
+	 * The partitions of a topic whose committed position (none counts as 0) is not their end.
+	 * @param group the group
+	 * @param topic the topic
+	 * @param partitions its partition count
+	 * @return partition → {@code committed/end}, empty when everything is committed to the end
+	 * @throws Exception when the broker does not answer in 30 s
+	 */
+	public Map<Integer, String> uncommitted(String group, String topic, int partitions) throws Exception {
+		Map<Integer, Long> ends = endOffsets(topic, partitions);
+		Map<Integer, Long> committed = committed(group, topic);
+		Map<Integer, String> behind = new HashMap<>();
+		ends.forEach((partition, end) -> {
+			long position = committed.getOrDefault(partition, 0L);
+			if (position != end) {
+				behind.put(partition, position + "/" + end);
+			}
+		});
+		return behind;
 	}
 
 	/** The end offset per partition of a topic. */
