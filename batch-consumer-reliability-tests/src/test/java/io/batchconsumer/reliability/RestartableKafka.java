@@ -20,6 +20,8 @@ import org.apache.kafka.common.TopicPartition;
 
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
+import io.batchconsumer.testsupport.SharedKafka;
+
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -29,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * the same log directory, while the KRaft controller stays up. Clients see a refused connection,
  * then the same cluster with the same data back. Plus the admin queries the tests check with:
  * topic creation, end offsets, a group's committed offsets. Only tests that stop their broker use
- * it; every other Kafka test shares the JVM's {@code SharedKafka} broker (test-support).
+ * it; every other Kafka test shares the JVM's {@link SharedKafka} broker.
  *
  * <p>Threading: used by one test thread.
  */
@@ -156,16 +158,7 @@ final class RestartableKafka implements AutoCloseable {
 	 * @return partition → {@code committed/end}, empty when everything is committed to the end
 	 */
 	Map<Integer, String> uncommitted(String group, String topic, int partitions) throws Exception {
-		Map<Integer, Long> ends = endOffsets(topic, partitions);
-		Map<Integer, Long> committed = committed(group, topic);
-		Map<Integer, String> behind = new HashMap<>();
-		ends.forEach((partition, end) -> {
-			long position = committed.getOrDefault(partition, 0L);
-			if (position != end) {
-				behind.put(partition, position + "/" + end);
-			}
-		});
-		return behind;
+		return SharedKafka.behind(endOffsets(topic, partitions), committed(group, topic));
 	}
 
 	private Admin admin() {

@@ -211,8 +211,16 @@ public final class SharedKafka {
 	 * @throws Exception when the broker does not answer in 30 s
 	 */
 	public Map<Integer, String> uncommitted(String group, String topic, int partitions) throws Exception {
-		Map<Integer, Long> ends = endOffsets(topic, partitions);
-		Map<Integer, Long> committed = committed(group, topic);
+		return behind(endOffsets(topic, partitions), committed(group, topic));
+	}
+
+	/**
+	 * The partitions whose committed position (none counts as 0) is not their end.
+	 * @param ends partition → end offset
+	 * @param committed partition → committed offset, only the partitions with a commit
+	 * @return partition → {@code committed/end}, empty when everything is committed to the end
+	 */
+	public static Map<Integer, String> behind(Map<Integer, Long> ends, Map<Integer, Long> committed) {
 		Map<Integer, String> behind = new HashMap<>();
 		ends.forEach((partition, end) -> {
 			long position = committed.getOrDefault(partition, 0L);
