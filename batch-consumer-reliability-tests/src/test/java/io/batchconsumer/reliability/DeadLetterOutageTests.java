@@ -1,6 +1,5 @@
 package io.batchconsumer.reliability;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -21,14 +19,13 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>Default run: the table is away for 3 s; soak run: 20 s.
  */
+@H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=dead-letter-down", "batch-consumer.retry.max-attempts=2",
 		"batch-consumer.retry.backoff=1ms", "batch-consumer.retry.max-backoff=200ms",
 		"batch-consumer.commit.interval=50ms", "batch-consumer.ordering=unordered" })
@@ -50,9 +48,6 @@ class DeadLetterOutageTests {
 	private static final String TOPIC = "transfers";
 
 	private static final String GROUP = "dead-letter-down";
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private BatchProducer producer;
@@ -65,12 +60,6 @@ class DeadLetterOutageTests {
 
 	@Autowired
 	private JdbcTemplate jdbc;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void whenTheDeadLetterWriteFailsThenTheMessageIsNotCommittedAndIsWrittenOnceItRecovers() {

@@ -1,6 +1,5 @@
 package io.batchconsumer.reliability;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -27,8 +25,6 @@ import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchProducer;
@@ -36,6 +32,7 @@ import io.batchconsumer.core.ContainerState;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -47,6 +44,7 @@ import static org.awaitility.Awaitility.await;
  * the exception message, or cannot be dead-lettered for a while; a listener's very long error
  * message is stored bounded in the dead-letter table.
  */
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=exposure", "logging.level.root=INFO",
 				"logging.level.io.batchconsumer=INFO", "batch-consumer.retry.max-attempts=2",
@@ -58,9 +56,6 @@ import static org.awaitility.Awaitility.await;
 class ExposureTests {
 
 	private static final String MARKER = "PAYLOAD-MARKER-" + UUID.randomUUID();
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private RestTestClient http;
@@ -76,12 +71,6 @@ class ExposureTests {
 
 	@Autowired
 	private JdbcTemplate jdbc;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void theWriteOperationsAreNotReachableOverHttpByDefault() {

@@ -23,6 +23,7 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -68,46 +69,45 @@ class KafkaRebalanceChurnTests {
 		Records records = new Records(PARTITIONS, perPartition);
 		int churns = 0;
 		int generation = 0;
-		try (RestartableKafka broker = RestartableKafka.startOnFreePort()) {
-			broker.createTopic(TOPIC, PARTITIONS);
-			broker.fill(TOPIC, PARTITIONS, perPartition);
-			Map<String, Object> client = new HashMap<>();
-			client.put("bootstrap.servers", broker.bootstrap());
-			client.put("heartbeat.interval.ms", 300);
-			client.put("interceptor.classes", CommitChecker.class.getName());
-			client.put(CHECKER, records);
-			BatchContainer[] running = new BatchContainer[CONTAINERS];
-			try (KafkaTransport transport = new KafkaTransport(client)) {
-				for (int slot = 0; slot < CONTAINERS; slot++) {
-					running[slot] = start(transport, slot, 0, records);
-				}
-				long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(Soak.pick(3, 15));
-				while (records.distinct() < (long) PARTITIONS * perPartition && System.nanoTime() < deadline) {
-					Thread.sleep(300 + random.nextInt(1200)); // chaos pacing
-					int slot = random.nextInt(CONTAINERS);
-					long others = IntStream.range(0, CONTAINERS)
-						.filter((other) -> other != slot && running[other] != null)
-						.count();
-					if (running[slot] != null && others > 0) {
-						assertThat(running[slot].stop()).as("seed %d: container %d stopped in time", seed, slot).isTrue();
-						running[slot] = null;
-						churns++;
-					}
-					else if (running[slot] == null) {
-						running[slot] = start(transport, slot, ++generation, records);
-						churns++;
-					}
-				}
-				await().atMost(Duration.ofMinutes(2))
-					.until(() -> records.distinct() == (long) PARTITIONS * perPartition);
-				await().atMost(Duration.ofSeconds(30))
-					.untilAsserted(() -> assertThat(broker.uncommitted(GROUP, TOPIC, PARTITIONS)).as("seed %d", seed).isEmpty());
+		SharedKafka broker = SharedKafka.instance();
+		broker.createTopic(TOPIC, PARTITIONS);
+		broker.fill(TOPIC, PARTITIONS, perPartition, (i) -> "key-" + (i % 64), Integer::toString);
+		Map<String, Object> client = new HashMap<>();
+		client.put("bootstrap.servers", broker.bootstrap());
+		client.put("heartbeat.interval.ms", 300);
+		client.put("interceptor.classes", CommitChecker.class.getName());
+		client.put(CHECKER, records);
+		BatchContainer[] running = new BatchContainer[CONTAINERS];
+		try (KafkaTransport transport = new KafkaTransport(client)) {
+			for (int slot = 0; slot < CONTAINERS; slot++) {
+				running[slot] = start(transport, slot, 0, records);
 			}
-			finally {
-				for (BatchContainer container : running) {
-					if (container != null) {
-						container.stop();
-					}
+			long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(Soak.pick(3, 15));
+			while (records.distinct() < (long) PARTITIONS * perPartition && System.nanoTime() < deadline) {
+				Thread.sleep(300 + random.nextInt(1200)); // chaos pacing
+				int slot = random.nextInt(CONTAINERS);
+				long others = IntStream.range(0, CONTAINERS)
+					.filter((other) -> other != slot && running[other] != null)
+					.count();
+				if (running[slot] != null && others > 0) {
+					assertThat(running[slot].stop()).as("seed %d: container %d stopped in time", seed, slot).isTrue();
+					running[slot] = null;
+					churns++;
+				}
+				else if (running[slot] == null) {
+					running[slot] = start(transport, slot, ++generation, records);
+					churns++;
+				}
+			}
+			await().atMost(Duration.ofMinutes(2))
+				.until(() -> records.distinct() == (long) PARTITIONS * perPartition);
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(broker.uncommitted(GROUP, TOPIC, PARTITIONS)).as("seed %d", seed).isEmpty());
+		}
+		finally {
+			for (BatchContainer container : running) {
+				if (container != null) {
+					container.stop();
 				}
 			}
 		}

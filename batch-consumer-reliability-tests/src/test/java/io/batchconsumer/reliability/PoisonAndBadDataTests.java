@@ -1,7 +1,6 @@
 package io.batchconsumer.reliability;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,7 +14,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -26,8 +24,6 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchProducer;
@@ -37,6 +33,7 @@ import io.batchconsumer.core.PartitionStats;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -50,6 +47,7 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>Default run: 5,000 payments; soak run: 100,000.
  */
+@H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=poison", "batch-consumer.retry.max-attempts=2",
 		"batch-consumer.retry.backoff=1ms", "batch-consumer.retry.max-backoff=5ms",
 		"batch-consumer.commit.interval=100ms", "batch-consumer.thread-size=4",
@@ -62,9 +60,6 @@ class PoisonAndBadDataTests {
 	/** Payloads that are not a payment in JSON. */
 	private static final List<String> MALFORMED = List.of("{broken", "[1, 2, 3", "{\"id\": \"not-a-number\"}",
 			"not json at all", "{\"id\": 1, \"note\": ", "\u0000\u0001binary");
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private BatchProducer producer;
@@ -80,12 +75,6 @@ class PoisonAndBadDataTests {
 
 	@Autowired
 	private JsonMapper jsonMapper;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void exactlyTheFailedMessagesAreDeadLetteredAndTheCommitPassesThem() {

@@ -16,13 +16,11 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.awaitility.Awaitility.await;
 
@@ -32,7 +30,8 @@ import static org.awaitility.Awaitility.await;
  * (its sockets closed, its log flushed) and started up again in the same JVM on the same port and
  * the same log directory, while the KRaft controller stays up. Clients see a refused connection,
  * then the same cluster with the same data back. Plus the admin queries the tests check with:
- * topic creation, end offsets, a group's committed offsets.
+ * topic creation, end offsets, a group's committed offsets. Only tests that stop their broker use
+ * it; every other Kafka test shares the JVM's {@link SharedKafka} broker.
  *
  * <p>Threading: used by one test thread.
  */
@@ -114,43 +113,6 @@ final class RestartableKafka implements AutoCloseable {
 	}
 
 	/**
-	 * Writes {@code perPartition} records to each partition of a topic, fast: no idempotence (which
-	 * twice had its first batch rejected as out of sequence by the embedded broker on a loaded
-	 * machine), one request in flight so the order holds, and long timeouts so no retry duplicates a
-	 * record; the end offsets are checked afterwards. Keys are {@code key-<i % 64>}.
-	 * @param topic the topic
-	 * @param partitions its partition count
-	 * @param perPartition records per partition
-	 */
-	void fill(String topic, int partitions, int perPartition) throws Exception {
-		Map<String, Object> config = new HashMap<>();
-		config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
-		config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-		config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-		config.put(ProducerConfig.ACKS_CONFIG, "1");
-		config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
-		config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000);
-		config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
-		Map<Integer, Long> before = endOffsets(topic, partitions);
-		try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
-				new StringSerializer())) {
-			for (int i = 0; i < perPartition; i++) {
-				for (int p = 0; p < partitions; p++) {
-					producer.send(new ProducerRecord<>(topic, p, "key-" + (i % 64), Integer.toString(i)));
-				}
-			}
-			producer.flush();
-		}
-		Map<Integer, Long> after = endOffsets(topic, partitions);
-		before.forEach((partition, end) -> {
-			if (after.get(partition) != end + perPartition) {
-				throw new IllegalStateException("Filling " + topic + " failed: end offsets " + before + " → " + after);
-			}
-		});
-	}
-
-	/**
 	 * The end offset of every partition of a topic.
 	 * @param topic the topic
 	 * @param partitions its partition count
@@ -196,16 +158,7 @@ final class RestartableKafka implements AutoCloseable {
 	 * @return partition → {@code committed/end}, empty when everything is committed to the end
 	 */
 	Map<Integer, String> uncommitted(String group, String topic, int partitions) throws Exception {
-		Map<Integer, Long> ends = endOffsets(topic, partitions);
-		Map<Integer, Long> committed = committed(group, topic);
-		Map<Integer, String> behind = new HashMap<>();
-		ends.forEach((partition, end) -> {
-			long position = committed.getOrDefault(partition, 0L);
-			if (position != end) {
-				behind.put(partition, position + "/" + end);
-			}
-		});
-		return behind;
+		return SharedKafka.behind(endOffsets(topic, partitions), committed(group, topic));
 	}
 
 	private Admin admin() {

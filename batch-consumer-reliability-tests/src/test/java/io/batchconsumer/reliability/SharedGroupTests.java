@@ -1,6 +1,5 @@
 package io.batchconsumer.reliability;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -8,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -17,12 +15,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,12 +29,10 @@ import static org.awaitility.Awaitility.await;
  * ({@code spring.application.name}): each must still own every queue of its own topic, or the
  * queues left to the other listener — which never subscribes to them — are never consumed.
  */
+@H2FileDatabase
 @SpringBootTest(properties = "spring.application.name=shared-group")
 @DirtiesContext
 class SharedGroupTests {
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private BatchProducer producer;
@@ -47,12 +42,6 @@ class SharedGroupTests {
 
 	@Autowired
 	private Listeners listeners;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void twoListenersInOneGroupEachOwnEveryQueueOfTheirTopic() {

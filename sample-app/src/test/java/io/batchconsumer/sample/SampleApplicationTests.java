@@ -1,25 +1,22 @@
 package io.batchconsumer.sample;
 
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.sample.OrderController.OrderStats;
 import io.batchconsumer.sample.OrderPublisher.PublishResult;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,13 +26,11 @@ import static org.awaitility.Awaitility.await;
  * driven over HTTP as a user would: publish orders, watch them processed and audited, read health
  * and metrics.
  */
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.progress-interval=1s", "batch-consumer.commit.interval=100ms" })
 @AutoConfigureRestTestClient
 class SampleApplicationTests {
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private RestTestClient client;
@@ -45,12 +40,6 @@ class SampleApplicationTests {
 
 	@Autowired
 	private ProcessedOrders processedOrders;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + directory.resolve("sample").toAbsolutePath()
-				+ ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE");
-	}
 
 	@Test
 	void ordersPublishedOverHttpAreAllProcessedAuditedAndCommitted() {

@@ -1,25 +1,22 @@
 package io.batchconsumer.sample;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.kafka.KafkaTransport;
 import io.batchconsumer.sample.OrderPublisher.PublishResult;
+import io.batchconsumer.testsupport.H2FileDatabase;
+import io.batchconsumer.testsupport.SharedKafkaBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,16 +25,13 @@ import static org.awaitility.Awaitility.await;
  * The {@code kafka} profile on a real in-process Kafka broker: the same listeners, unchanged, run
  * on the Kafka transport; published orders are all processed and audited.
  */
-@EmbeddedKafka(partitions = 4, topics = { "orders", "audit" })
+@SharedKafkaBroker(partitions = 4, topics = { "orders", "audit" })
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-				"batch-consumer.commit.interval=100ms", "sample.slow-share=0" })
+		properties = { "batch-consumer.commit.interval=100ms", "sample.slow-share=0" })
 @ActiveProfiles("kafka")
 @AutoConfigureRestTestClient
 class SampleKafkaProfileTests {
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private RestTestClient client;
@@ -47,12 +41,6 @@ class SampleKafkaProfileTests {
 
 	@Autowired
 	private Transport transport;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + directory.resolve("sample").toAbsolutePath()
-				+ ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE");
-	}
 
 	@Test
 	void ordersAreProcessedOnKafka() {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import io.batchconsumer.core.BatchSendException;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
+import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -26,13 +27,13 @@ import static org.awaitility.Awaitility.await;
  */
 class KafkaBatchProducerTests {
 
-	private static KafkaTestBroker broker;
+	private static SharedKafka broker;
 
 	private static KafkaTransport transport;
 
 	@BeforeAll
 	static void startBroker() throws Exception {
-		broker = new KafkaTestBroker();
+		broker = SharedKafka.instance();
 		transport = new KafkaTransport(broker.clientProperties());
 		for (String topic : List.of("plain", "keyed", "too-large", "one-way", "typed")) {
 			broker.createTopic(topic, 3);
@@ -40,9 +41,8 @@ class KafkaBatchProducerTests {
 	}
 
 	@AfterAll
-	static void stopBroker() {
+	static void closeTransport() {
 		transport.close();
-		broker.close();
 	}
 
 	@Test

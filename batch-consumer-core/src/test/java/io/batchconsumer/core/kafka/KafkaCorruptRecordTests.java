@@ -29,6 +29,7 @@ import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
+import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,20 +42,19 @@ import static org.awaitility.Awaitility.await;
  */
 class KafkaCorruptRecordTests {
 
-	private static KafkaTestBroker broker;
+	private static SharedKafka broker;
 
 	private static KafkaTransport transport;
 
 	@BeforeAll
 	static void startBroker() {
-		broker = new KafkaTestBroker();
+		broker = SharedKafka.instance();
 		transport = new KafkaTransport(broker.clientProperties());
 	}
 
 	@AfterAll
-	static void stopBroker() {
+	static void closeTransport() {
 		transport.close();
-		broker.close();
 	}
 
 	@Test

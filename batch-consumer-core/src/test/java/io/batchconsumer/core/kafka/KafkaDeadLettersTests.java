@@ -21,6 +21,7 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.ReplayResult;
 import io.batchconsumer.core.StoredDeadLetter;
+import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,21 +34,20 @@ class KafkaDeadLettersTests {
 
 	private static final List<String> TOPICS = List.of("refunds");
 
-	private static KafkaTestBroker broker;
+	private static SharedKafka broker;
 
 	private static KafkaTransport transport;
 
 	@BeforeAll
 	static void startBroker() throws Exception {
-		broker = new KafkaTestBroker();
+		broker = SharedKafka.instance();
 		transport = new KafkaTransport(broker.clientProperties());
 		broker.createTopic("refunds", 2);
 	}
 
 	@AfterAll
-	static void stopBroker() {
+	static void closeTransport() {
 		transport.close();
-		broker.close();
 	}
 
 	@Test

@@ -6,8 +6,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
@@ -18,6 +16,7 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.PartitionStats;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,17 +26,7 @@ import static org.awaitility.Awaitility.await;
  */
 class KafkaRebalanceTests {
 
-	private static KafkaTestBroker broker;
-
-	@BeforeAll
-	static void startBroker() {
-		broker = new KafkaTestBroker();
-	}
-
-	@AfterAll
-	static void stopBroker() {
-		broker.close();
-	}
+	private static final SharedKafka broker = SharedKafka.instance();
 
 	/** Counts into the shared record and into this container's total; each slice costs about 2 ms. */
 	private static SliceListener working(ProcessedRecords all, AtomicLong mine) {

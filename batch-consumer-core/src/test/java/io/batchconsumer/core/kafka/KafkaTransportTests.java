@@ -24,6 +24,7 @@ import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
+import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,20 +37,19 @@ class KafkaTransportTests {
 	/** Records per partition of the volume test; {@code -Dkafka.soak.records=1000000} for a soak run. */
 	private static final int VOLUME = Integer.getInteger("kafka.soak.records", 100_000);
 
-	private static KafkaTestBroker broker;
+	private static SharedKafka broker;
 
 	private static KafkaTransport transport;
 
 	@BeforeAll
 	static void startBroker() {
-		broker = new KafkaTestBroker();
+		broker = SharedKafka.instance();
 		transport = new KafkaTransport(broker.clientProperties());
 	}
 
 	@AfterAll
-	static void stopBroker() {
+	static void closeTransport() {
 		transport.close();
-		broker.close();
 	}
 
 	static ContainerOptions.Builder options(String id, String topic) {

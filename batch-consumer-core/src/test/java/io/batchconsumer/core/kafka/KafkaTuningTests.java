@@ -13,6 +13,8 @@ import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
 
+import io.batchconsumer.testsupport.SharedKafka;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -25,20 +27,18 @@ import static org.awaitility.Awaitility.await;
  */
 class KafkaTuningTests {
 
-	private static KafkaTestBroker broker;
+	private static final SharedKafka broker = SharedKafka.instance();
 
 	private static KafkaTransport transport;
 
 	@BeforeAll
-	static void startBroker() {
-		broker = new KafkaTestBroker();
+	static void startTransport() {
 		transport = new KafkaTransport(broker.clientProperties());
 	}
 
 	@AfterAll
-	static void stopBroker() {
+	static void stopTransport() {
 		transport.close();
-		broker.close();
 	}
 
 	@Test

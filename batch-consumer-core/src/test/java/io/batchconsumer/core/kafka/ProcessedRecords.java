@@ -8,7 +8,7 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.SliceListener;
 
 /**
- * Counts how often each record of a topic filled by {@link KafkaTestBroker#fill} was processed,
+ * Counts how often each record of a topic filled by {@link io.batchconsumer.testsupport.SharedKafka#fill} was processed,
  * from any number of worker threads.
  */
 final class ProcessedRecords implements SliceListener {

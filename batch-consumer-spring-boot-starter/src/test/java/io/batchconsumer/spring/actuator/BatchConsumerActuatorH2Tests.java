@@ -1,6 +1,5 @@
 package io.batchconsumer.spring.actuator;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +12,6 @@ import java.util.stream.IntStream;
 import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -23,14 +21,13 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * group of its own: the JDBC transport shares a topic's queues among every live container of a
  * group, also those that do not subscribe to the topic.
  */
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=actuator-tests",
 				"management.endpoints.web.exposure.include=health,metrics,batchconsumer",
@@ -60,9 +58,6 @@ class BatchConsumerActuatorH2Tests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	@TempDir
-	static Path directory;
-
 	@Autowired
 	private RestTestClient restTestClient;
 
@@ -73,12 +68,6 @@ class BatchConsumerActuatorH2Tests {
 	private Listeners listeners;
 
 	private ActuatorClient actuator;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@BeforeEach
 	void client() {
@@ -237,7 +226,6 @@ class BatchConsumerActuatorH2Tests {
 		final CountDownLatch newGate = new CountDownLatch(1);
 
 		final AtomicInteger blockedDeliveries = new AtomicInteger();
-
 
 		@BatchListener(id = "blocked", topics = "blocked")
 		void onBlocked(List<String> payloads) throws InterruptedException {

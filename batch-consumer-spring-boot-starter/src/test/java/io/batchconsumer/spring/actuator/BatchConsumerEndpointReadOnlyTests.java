@@ -1,6 +1,5 @@
 package io.batchconsumer.spring.actuator;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +7,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -18,14 +16,13 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.ContainerState;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,14 +31,12 @@ import static org.awaitility.Awaitility.await;
  * With default settings the {@code batchconsumer} endpoint, even exposed, is read-only: its write
  * operations are not reachable over HTTP.
  */
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=read-only-tests",
 				"management.endpoints.web.exposure.include=health,batchconsumer", "batch-consumer.shutdown-timeout=5s" })
 @AutoConfigureRestTestClient
 class BatchConsumerEndpointReadOnlyTests {
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private RestTestClient restTestClient;
@@ -56,12 +51,6 @@ class BatchConsumerEndpointReadOnlyTests {
 	private Listeners listeners;
 
 	private ActuatorClient actuator;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@BeforeEach
 	void client() {

@@ -1,6 +1,5 @@
 package io.batchconsumer.spring.actuator;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,6 @@ import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -24,14 +22,13 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * file database: a WARN line per dead letter without its payload, the dead letters listed (paged,
  * without payloads) and shown (payload as text), and one replayed to its topic and marked.
  */
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=dead-letter-tests",
 				"management.endpoints.web.exposure.include=health,batchconsumer,deadletters",
@@ -53,9 +51,6 @@ class DeadLettersEndpointH2Tests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
-	@TempDir
-	static Path directory;
-
 	@Autowired
 	private RestTestClient restTestClient;
 
@@ -66,12 +61,6 @@ class DeadLettersEndpointH2Tests {
 	private Listeners listeners;
 
 	private ActuatorClient actuator;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE");
-	}
 
 	@BeforeEach
 	void client() {

@@ -1,13 +1,11 @@
 package io.batchconsumer.spring.actuator;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -17,12 +15,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -31,15 +28,13 @@ import static org.awaitility.Awaitility.await;
  * With default access the {@code deadletters} endpoint, even exposed, only reads: a replay is not
  * reachable over HTTP and nothing is sent again.
  */
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=dead-letter-read-only-tests",
 				"management.endpoints.web.exposure.include=deadletters", "batch-consumer.retry.max-attempts=1",
 				"batch-consumer.shutdown-timeout=5s" })
 @AutoConfigureRestTestClient
 class DeadLettersEndpointReadOnlyTests {
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private RestTestClient restTestClient;
@@ -49,12 +44,6 @@ class DeadLettersEndpointReadOnlyTests {
 
 	@Autowired
 	private Listeners listeners;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE");
-	}
 
 	@Test
 	void theReplayIsNotReachableAndSendsNothing() {

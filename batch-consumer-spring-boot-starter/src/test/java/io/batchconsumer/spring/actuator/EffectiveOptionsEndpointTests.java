@@ -1,13 +1,11 @@
 package io.batchconsumer.spring.actuator;
 
-import java.nio.file.Path;
 import java.util.List;
 
 import tools.jackson.databind.JsonNode;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -20,12 +18,11 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.BatchContainerCustomizer;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * where it came from; an annotation attribute that overrides a property is logged at WARN.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=effective-tests",
 				"management.endpoints.web.exposure.include=batchconsumer", "batch-consumer.shutdown-timeout=5s",
@@ -43,17 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @AutoConfigureRestTestClient
 class EffectiveOptionsEndpointTests {
 
-	@TempDir
-	static Path directory;
-
 	@Autowired
 	private RestTestClient restTestClient;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void everyOptionIsShownWithItsSource() {

@@ -1,7 +1,6 @@
 package io.batchconsumer.spring.jdbc;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -20,8 +18,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.ContainerStats;
@@ -32,6 +28,7 @@ import io.batchconsumer.core.jdbc.JdbcTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 import io.batchconsumer.spring.testing.Event;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,13 +38,11 @@ import static org.awaitility.Awaitility.await;
  * batches arrive exactly once in the happy path; failing ones end in the dead-letter table and
  * the commit moves past them.
  */
+@H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=h2-tests", "batch-consumer.retry.max-attempts=2",
 		"batch-consumer.retry.backoff=1ms", "batch-consumer.retry.max-backoff=5ms",
 		"batch-consumer.commit.interval=100ms", "batch-consumer.shutdown-timeout=10s" })
 class BatchConsumerH2Tests {
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private BatchProducer producer;
@@ -63,12 +58,6 @@ class BatchConsumerH2Tests {
 
 	@Autowired
 	private JdbcTemplate jdbcTemplate;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void theJdbcTransportIsTheDefault() {

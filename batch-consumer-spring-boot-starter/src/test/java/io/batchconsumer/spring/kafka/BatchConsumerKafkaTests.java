@@ -21,7 +21,6 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
-import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchProducer;
@@ -31,6 +30,7 @@ import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.kafka.KafkaTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.testing.Event;
+import io.batchconsumer.testsupport.SharedKafkaBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,9 +41,9 @@ import static org.awaitility.Awaitility.await;
  * events sent in batches arrive exactly once, and the group's committed offsets reach the end of
  * every partition.
  */
-@EmbeddedKafka(partitions = 3, topics = "events")
+@SharedKafkaBroker(partitions = 3, topics = "events")
 @SpringBootTest(properties = { "spring.application.name=kafka-tests", "batch-consumer.transport=kafka",
-		"spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}", "batch-consumer.commit.interval=100ms",
+		"batch-consumer.commit.interval=100ms",
 		"batch-consumer.shutdown-timeout=10s" })
 class BatchConsumerKafkaTests {
 
@@ -58,7 +58,7 @@ class BatchConsumerKafkaTests {
 	@Autowired
 	private Events events;
 
-	@Value("${spring.embedded.kafka.brokers}")
+	@Value("${spring.kafka.bootstrap-servers}")
 	private String brokers;
 
 	@Test

@@ -17,12 +17,12 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
-import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.stereotype.Component;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.testsupport.SharedKafkaBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,10 +32,10 @@ import static org.awaitility.Awaitility.await;
  * letters of {@code <topic>.DLQ} listed, shown by their {@code <dlq>:<partition>:<offset>} id and
  * replayed to the original topic.
  */
-@EmbeddedKafka(partitions = 2, topics = "refunds")
+@SharedKafkaBroker(partitions = 2, topics = "refunds")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=kafka-dead-letter-tests", "batch-consumer.transport=kafka",
-				"spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}", "batch-consumer.retry.max-attempts=1",
+				"batch-consumer.retry.max-attempts=1",
 				"batch-consumer.commit.interval=100ms", "batch-consumer.shutdown-timeout=10s",
 				"management.endpoints.web.exposure.include=deadletters",
 				"management.endpoint.deadletters.access=unrestricted" })

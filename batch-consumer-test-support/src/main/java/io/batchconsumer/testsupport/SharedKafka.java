@@ -1,4 +1,4 @@
-package io.batchconsumer.core.kafka;
+package io.batchconsumer.testsupport;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
@@ -26,6 +27,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -33,40 +35,127 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * One in-process KRaft broker for a test class, with helpers to create topics, fill them fast and
- * read group offsets and end offsets with the admin client.
+ * One in-process KRaft broker per JVM, started on first use and stopped when the JVM exits, instead
+ * of one per test class, with helpers to create topics, fill them fast and read group offsets and
+ * end offsets with the admin client. Every test class of a module shares it, so each must use
+ * topics and groups of its own; a test that stops or restarts its broker starts its own instead.
+ *
+ * <p>Threading: thread-safe (the admin client is).
  */
-final class KafkaTestBroker implements AutoCloseable {
+public final class SharedKafka {
+
+	private static SharedKafka instance;
 
 	private final EmbeddedKafkaKraftBroker broker;
 
 	private final Admin admin;
 
-	KafkaTestBroker() {
+	private SharedKafka() {
 		this.broker = new EmbeddedKafkaKraftBroker(1, 1);
 		this.broker.afterPropertiesSet();
 		this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap()));
 	}
 
-	String bootstrap() {
+	/**
+	 * The broker, started on the first call.
+	 * @return the running broker
+	 */
+	public static synchronized SharedKafka instance() {
+		if (instance == null) {
+			SharedKafka started = new SharedKafka();
+			Runtime.getRuntime().addShutdownHook(new Thread(started::close, "shared-kafka-stop"));
+			instance = started;
+		}
+		return instance;
+	}
+
+	/**
+	 * The bootstrap servers.
+	 * @return {@code host:port}
+	 */
+	public String bootstrap() {
 		return this.broker.getBrokersAsString();
 	}
 
-	Map<String, Object> clientProperties() {
+	/**
+	 * Client properties that reach the broker.
+	 * @return a new mutable map with {@code bootstrap.servers}
+	 */
+	public Map<String, Object> clientProperties() {
 		Map<String, Object> properties = new HashMap<>();
 		properties.put("bootstrap.servers", bootstrap());
 		return properties;
 	}
 
-	void createTopic(String topic, int partitions) throws Exception {
+	/**
+	 * Creates a topic.
+	 * @param topic the name
+	 * @param partitions how many partitions
+	 * @throws Exception when the broker refuses or does not answer in 30 s
+	 */
+	public void createTopic(String topic, int partitions) throws Exception {
 		this.admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+		// Created is not yet known to the broker's metadata cache: wait until its offsets can be listed.
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (true) {
+			try {
+				if (endOffsets(topic, partitions).size() == partitions) {
+					return;
+				}
+			}
+			catch (ExecutionException ex) {
+				if (System.nanoTime() > deadline) {
+					throw ex;
+				}
+			}
+			Thread.sleep(50); // polling the broker's metadata, not synchronising threads
+		}
+	}
+
+	/**
+	 * Creates a topic unless it exists with as many partitions (a Spring test context can be built
+	 * twice for one test class when the context cache evicted it).
+	 * @param topic the name
+	 * @param partitions how many partitions
+	 * @throws Exception when the topic exists with another partition count, or the broker refuses
+	 */
+	public void ensureTopic(String topic, int partitions) throws Exception {
+		try {
+			createTopic(topic, partitions);
+		}
+		catch (ExecutionException ex) {
+			if (!(ex.getCause() instanceof TopicExistsException)) {
+				throw ex;
+			}
+			int existing = this.admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
+				.get(topic).partitions().size();
+			if (existing != partitions) {
+				throw new IllegalStateException("Topic " + topic + " exists with " + existing + " partitions, not "
+						+ partitions + ": every test class sharing the broker needs topics of its own", ex);
+			}
+		}
 	}
 
 	/**
 	 * Writes {@code perPartition} records to each partition; the value of record {@code i} of a
 	 * partition is {@code value.apply(i)}; keys are {@code key-<i % 7>}.
 	 */
-	void fill(String topic, int partitions, int perPartition, IntFunction<String> value) throws Exception {
+	public void fill(String topic, int partitions, int perPartition, IntFunction<String> value) throws Exception {
+		fill(topic, partitions, perPartition, (i) -> "key-" + (i % 7), value);
+	}
+
+	/**
+	 * Writes {@code perPartition} records to each partition of an empty topic, fast (no idempotence,
+	 * one request in flight, long timeouts) and checks the end offsets afterwards.
+	 * @param topic the topic
+	 * @param partitions its partition count
+	 * @param perPartition records per partition
+	 * @param key the key of record {@code i} of a partition
+	 * @param value the value of record {@code i} of a partition
+	 * @throws Exception when the broker does not take them all
+	 */
+	public void fill(String topic, int partitions, int perPartition, IntFunction<String> key, IntFunction<String> value)
+			throws Exception {
 		Map<String, Object> config = new HashMap<>(clientProperties());
 		config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
 		config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
@@ -85,7 +174,7 @@ final class KafkaTestBroker implements AutoCloseable {
 			for (int i = 0; i < perPartition; i++) {
 				byte[] bytes = value.apply(i).getBytes(StandardCharsets.UTF_8);
 				for (int p = 0; p < partitions; p++) {
-					producer.send(new ProducerRecord<>(topic, p, "key-" + (i % 7), bytes));
+					producer.send(new ProducerRecord<>(topic, p, key.apply(i), bytes));
 				}
 			}
 			producer.flush();
@@ -100,7 +189,7 @@ final class KafkaTestBroker implements AutoCloseable {
 	}
 
 	/** The committed position per partition of a group, as the broker stores it. */
-	Map<Integer, Long> committed(String group, String topic) throws Exception {
+	public Map<Integer, Long> committed(String group, String topic) throws Exception {
 		Map<TopicPartition, OffsetAndMetadata> offsets = this.admin.listConsumerGroupOffsets(group)
 			.partitionsToOffsetAndMetadata()
 			.get(30, TimeUnit.SECONDS);
@@ -113,8 +202,37 @@ final class KafkaTestBroker implements AutoCloseable {
 		return result;
 	}
 
+	/**
+	 * The partitions of a topic whose committed position (none counts as 0) is not their end.
+	 * @param group the group
+	 * @param topic the topic
+	 * @param partitions its partition count
+	 * @return partition → {@code committed/end}, empty when everything is committed to the end
+	 * @throws Exception when the broker does not answer in 30 s
+	 */
+	public Map<Integer, String> uncommitted(String group, String topic, int partitions) throws Exception {
+		return behind(endOffsets(topic, partitions), committed(group, topic));
+	}
+
+	/**
+	 * The partitions whose committed position (none counts as 0) is not their end.
+	 * @param ends partition → end offset
+	 * @param committed partition → committed offset, only the partitions with a commit
+	 * @return partition → {@code committed/end}, empty when everything is committed to the end
+	 */
+	public static Map<Integer, String> behind(Map<Integer, Long> ends, Map<Integer, Long> committed) {
+		Map<Integer, String> behind = new HashMap<>();
+		ends.forEach((partition, end) -> {
+			long position = committed.getOrDefault(partition, 0L);
+			if (position != end) {
+				behind.put(partition, position + "/" + end);
+			}
+		});
+		return behind;
+	}
+
 	/** The end offset per partition of a topic. */
-	Map<Integer, Long> endOffsets(String topic, int partitions) throws Exception {
+	public Map<Integer, Long> endOffsets(String topic, int partitions) throws Exception {
 		Map<TopicPartition, OffsetSpec> request = new HashMap<>();
 		for (int p = 0; p < partitions; p++) {
 			request.put(new TopicPartition(topic, p), OffsetSpec.latest());
@@ -131,7 +249,7 @@ final class KafkaTestBroker implements AutoCloseable {
 	 * The files of a partition's log segments on the broker's disk, oldest first, found through the
 	 * admin client's description of the broker's log directories.
 	 */
-	List<Path> segments(String topic, int partition) throws Exception {
+	public List<Path> segments(String topic, int partition) throws Exception {
 		int brokerId = this.admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().id();
 		Map<Integer, Map<String, LogDirDescription>> dirs = this.admin.describeLogDirs(List.of(brokerId))
 			.allDescriptions()
@@ -147,12 +265,17 @@ final class KafkaTestBroker implements AutoCloseable {
 		throw new IllegalStateException("no log directory of " + wanted + " in " + dirs);
 	}
 
-	Set<String> topics() throws Exception {
+	/**
+	 * The topics on the broker.
+	 * @return their names
+	 * @throws Exception when the broker does not answer in 30 s
+	 */
+	public Set<String> topics() throws Exception {
 		return this.admin.listTopics().names().get(30, TimeUnit.SECONDS);
 	}
 
 	/** Reads every record of a topic that is there within the timeout (for dead-letter topics). */
-	List<ConsumerRecord<String, byte[]>> readAll(String topic, int expected, Duration timeout) {
+	public List<ConsumerRecord<String, byte[]>> readAll(String topic, int expected, Duration timeout) {
 		Map<String, Object> config = new HashMap<>(clientProperties());
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		config.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + System.nanoTime());
@@ -168,8 +291,7 @@ final class KafkaTestBroker implements AutoCloseable {
 		return records;
 	}
 
-	@Override
-	public void close() {
+	private void close() {
 		this.admin.close(Duration.ofSeconds(5));
 		this.broker.destroy();
 	}
