@@ -42,10 +42,41 @@ public final class BatchContainer {
 	 */
 	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
+		this(options, source, listener, deadLetterSink, observer, null);
+	}
+
+	/**
+	 * Creates a container with an observer and a {@link MessageFilter} applied after the tag
+	 * subscription ({@link ContainerOptions#tags()}).
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @param observer told of every processed slice, on worker threads
+	 * @param filter decides which selected messages reach the listener, {@code null} for all
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter) {
+		this(options, source, listener, deadLetterSink, observer, filter, java.time.Clock.systemUTC());
+	}
+
+	/**
+	 * Creates a container with a clock for the {@code delay}, for tests that move time by hand.
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @param observer told of every processed slice, on worker threads
+	 * @param filter decides which selected messages reach the listener, {@code null} for all
+	 * @param clock compared with message timestamps for the {@code delay}
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, java.time.Clock clock) {
 		this.options = Objects.requireNonNull(options, "options");
 		this.engine = new ContainerEngine(options, Objects.requireNonNull(source, "source"),
-				Objects.requireNonNull(listener, "listener"), new DeadLetterLog(options.id(), Objects.requireNonNull(deadLetterSink, "deadLetterSink")),
-				Objects.requireNonNull(observer, "observer"));
+				Objects.requireNonNull(listener, "listener"),
+				new DeadLetterLog(options.id(), Objects.requireNonNull(deadLetterSink, "deadLetterSink")),
+				Objects.requireNonNull(observer, "observer"), filter, Objects.requireNonNull(clock, "clock"));
 	}
 
 	/** Starts the owner thread. A container starts once. */

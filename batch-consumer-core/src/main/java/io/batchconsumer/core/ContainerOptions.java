@@ -35,12 +35,14 @@ import java.util.Map;
  * @param deadLetterEnabled whether failed messages are dead-lettered (otherwise logged and skipped)
  * @param shutdownTimeout how long to wait for in-flight work on revoke and stop
  * @param pollTimeout the longest a poll blocks when nothing else is due
+ * @param tags the tag subscription ({@link TagExpression} syntax); {@code *} accepts every message
+ * @param delay how long after its timestamp a message reaches the listener at the earliest
  */
 public record ContainerOptions(String id, List<String> topics, String group, ConsumptionMode mode, int threadSize,
 		int consumerBatchSize, int pullBatchSize, Duration pullInterval, Ordering ordering, int pullThresholdForQueue,
 		long pullThresholdSizeForQueue, int maxSpan, Duration suspend, Duration commitInterval, int retryMaxAttempts,
 		Duration retryBackoff, double retryMultiplier, Duration retryMaxBackoff, boolean deadLetterEnabled,
-		Duration shutdownTimeout, Duration pollTimeout) {
+		Duration shutdownTimeout, Duration pollTimeout, String tags, Duration delay) {
 
 	/**
 	 * Starts a builder with every default.
@@ -67,6 +69,14 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 	public Duration backoffBefore(int retry) {
 		double millis = this.retryBackoff.toMillis() * Math.pow(this.retryMultiplier, Math.max(0, retry - 1));
 		return (millis >= this.retryMaxBackoff.toMillis()) ? this.retryMaxBackoff : Duration.ofMillis((long) millis);
+	}
+
+	/**
+	 * The tag subscription, parsed.
+	 * @return the expression
+	 */
+	public TagExpression tagExpression() {
+		return TagExpression.parse(this.tags);
 	}
 
 	/**
@@ -154,6 +164,10 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 
 		public Builder pollTimeout(Duration timeout) { return set(ContainerOption.POLL_TIMEOUT, timeout); }
 
+		public Builder tags(String expression) { return set(ContainerOption.TAGS, expression); }
+
+		public Builder delay(Duration delay) { return set(ContainerOption.DELAY, delay); }
+
 		/**
 		 * Validates every option against its bounds, then the one rule between two options, and
 		 * builds.
@@ -177,7 +191,7 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 					get(ContainerOption.RETRY_MAX_ATTEMPTS), get(ContainerOption.RETRY_BACKOFF),
 					get(ContainerOption.RETRY_MULTIPLIER), get(ContainerOption.RETRY_MAX_BACKOFF),
 					get(ContainerOption.DEAD_LETTER_ENABLED), get(ContainerOption.SHUTDOWN_TIMEOUT),
-					get(ContainerOption.POLL_TIMEOUT));
+					get(ContainerOption.POLL_TIMEOUT), get(ContainerOption.TAGS), get(ContainerOption.DELAY));
 		}
 
 	}

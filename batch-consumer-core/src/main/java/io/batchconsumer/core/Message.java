@@ -24,6 +24,9 @@ import java.util.Objects;
 public record Message<T>(String topic, int partition, long offset, String key, T payload,
 		Map<String, String> headers, long timestamp, int deliveryAttempt, int serializedSize) {
 
+	/** The header that carries a message's tag ({@code OutgoingMessage.builder().tag("paid")}). */
+	public static final String TAG_HEADER = "bc-tag";
+
 	public Message {
 		Objects.requireNonNull(topic, "topic");
 		headers = (headers != null) ? Map.copyOf(headers) : Map.of();
@@ -52,6 +55,14 @@ public record Message<T>(String topic, int partition, long offset, String key, T
 			}
 		}
 		return new Message<>(topic, partition, offset, key, payload, headers, timestamp, 1, size);
+	}
+
+	/**
+	 * The message's tag, the value of {@link #TAG_HEADER}.
+	 * @return the tag, or {@code null} when it has none
+	 */
+	public String tag() {
+		return this.headers.get(TAG_HEADER);
 	}
 
 	/**

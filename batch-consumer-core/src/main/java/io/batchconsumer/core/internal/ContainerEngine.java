@@ -1,5 +1,6 @@
 package io.batchconsumer.core.internal;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -14,6 +15,7 @@ import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.MessageFilter;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
@@ -49,12 +51,30 @@ public final class ContainerEngine {
 	 */
 	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
+		this(options, source, listener, deadLetterSink, observer, null, Clock.systemUTC());
+	}
+
+	/**
+	 * Creates the engine with a message filter and a clock; nothing runs before {@link #start()}.
+	 * @param options the options
+	 * @param source the source, used by the owner thread only
+	 * @param listener the listener
+	 * @param deadLetterSink where failed messages go
+	 * @param observer told of every processed slice
+	 * @param filter applied after the tag subscription, {@code null} for none
+	 * @param clock compared with message timestamps for the {@code delay}
+	 */
+	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, Clock clock) {
 		this.options = options;
 		this.status = new ContainerStatus(options.id(), options.threadSize());
 		this.workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("batch-consumer-" + options.id() + "-worker-"));
 		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status);
-		this.loop = new PollLoop(options, source, runner, this.workers, this.status);
+		MessageSelector selector = new MessageSelector(options.id(), options.tagExpression(), filter,
+				this.status.counters());
+		this.loop = new PollLoop(options, source, runner, this.workers, this.status, selector,
+				new DueGate(options.delay(), clock));
 		this.owner = new Thread(this.loop, "batch-consumer-" + options.id() + "-poll");
 	}
 

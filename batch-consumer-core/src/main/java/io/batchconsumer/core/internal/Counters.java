@@ -24,6 +24,9 @@ final class Counters {
 
 	final LongAdder skipped = new LongAdder();
 
+	/** Messages finished without the listener: their tag or the filter did not select them. */
+	final LongAdder filtered = new LongAdder();
+
 	final LongAdder commitsSucceeded = new LongAdder();
 
 	final LongAdder commitsFailed = new LongAdder();

@@ -107,6 +107,31 @@ final class PartitionState {
 		return taken;
 	}
 
+	/** The oldest buffered message, {@code null} when the buffer is empty. */
+	Message<byte[]> head() {
+		return this.buffer.peekFirst();
+	}
+
+	/** How many buffered messages from the head, at most {@code max}, pass the test one after the other. */
+	int leading(int max, java.util.function.Predicate<Message<byte[]>> test) {
+		int count = 0;
+		for (Message<byte[]> message : this.buffer) {
+			if (count >= max || !test.test(message)) {
+				break;
+			}
+			count++;
+		}
+		return count;
+	}
+
+	/** Finishes messages that were taken and never handed to a worker (filtered). */
+	void finishedUnsent(List<Message<byte[]>> messages) {
+		for (Message<byte[]> message : messages) {
+			this.backlog--;
+			this.backlogBytes -= message.serializedSize();
+		}
+	}
+
 	/** Drops what was fetched and not handed out: it was never finished, so it is delivered again. */
 	void dropBuffer() {
 		this.backlog -= this.buffer.size();

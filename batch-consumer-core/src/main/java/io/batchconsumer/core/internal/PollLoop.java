@@ -74,14 +74,15 @@ public final class PollLoop implements Runnable, RebalanceListener {
 	private long nextPollNanos;
 
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
-			ContainerStatus status) {
+			ContainerStatus status, MessageSelector selector, DueGate dueGate) {
 		this.options = options;
 		this.source = source;
 		this.runner = runner;
 		this.workers = workers;
 		this.status = status;
 		this.partitions = new Partitions(options.ordering());
-		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post);
+		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post, selector,
+				dueGate);
 		this.flow = new FlowController(options, status.counters());
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, System.nanoTime());
 		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted);
@@ -204,10 +205,11 @@ public final class PollLoop implements Runnable, RebalanceListener {
 
 	/**
 	 * How long the loop may block: until a commit falls due (only when one is pending) or a paused
-	 * partition is to be looked at again. Completions wake it earlier through the mailbox.
+	 * partition is to be looked at again or a delayed head falls due. Completions wake it earlier
+	 * through the mailbox.
 	 */
 	private long nanosUntilSomethingIsDue(long now) {
-		long due = Long.MAX_VALUE;
+		long due = this.dispatcher.nanosUntilHeadDue();
 		for (PartitionState partition : this.partitions.all()) {
 			if (partition.hasUncommittedProgress() && !this.commits.isInFlight()) {
 				due = Math.min(due, this.commits.nanosUntilDue(now));

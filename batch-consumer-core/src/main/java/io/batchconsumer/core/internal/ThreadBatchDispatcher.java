@@ -49,6 +49,10 @@ final class ThreadBatchDispatcher {
 
 	private final Consumer<Completion> mailbox;
 
+	private final MessageSelector selector;
+
+	private final DueGate dueGate;
+
 	/** Slices a key gate released, waiting for a free worker. */
 	private final ArrayDeque<Slice> ready = new ArrayDeque<>();
 
@@ -64,7 +68,9 @@ final class ThreadBatchDispatcher {
 	private boolean warnedKeyless;
 
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
-			Consumer<Completion> mailbox) {
+			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate) {
+		this.selector = selector;
+		this.dueGate = dueGate;
 		this.options = options;
 		this.partitions = partitions;
 		this.runner = runner;
@@ -179,28 +185,73 @@ final class ThreadBatchDispatcher {
 	}
 
 	private boolean canDispatch(PartitionState partition) {
-		if (!partition.isDispatchable()) {
+		if (!partition.isDispatchable() || !this.dueGate.isDue(partition.head())) {
 			return false;
 		}
 		// One slice at a time per partition: the next batch waits until the open one is finished.
 		return this.options.ordering() != Ordering.PARTITION || partition.ledger.openBatches() == 0;
 	}
 
+	/**
+	 * How long until the head of a partition waiting for its delay falls due, for the poll loop's
+	 * wait; {@code Long.MAX_VALUE} when none waits.
+	 * @return nanoseconds
+	 */
+	long nanosUntilHeadDue() {
+		if (this.dueGate.isOpen()) {
+			return Long.MAX_VALUE;
+		}
+		long millis = Long.MAX_VALUE;
+		for (PartitionState partition : this.partitions.all()) {
+			if (partition.isDispatchable()) {
+				millis = Math.min(millis, Math.max(0, this.dueGate.millisUntilDue(partition.head())));
+			}
+		}
+		return (millis == Long.MAX_VALUE) ? millis : java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
+	}
+
+	/**
+	 * Opens batches on a partition until one has a message to deliver: a run whose every message
+	 * is filtered is opened and finished at once, so the watermark passes it without a worker.
+	 */
 	private int openBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
+		while (canDispatch(partition)) {
+			int started = openOneBatch(partition, workers, nowNanos, runnable);
+			if (started >= 0) {
+				return started;
+			}
+		}
+		return 0;
+	}
+
+	/** Opens one batch; returns the slices started, or -1 when the whole run was filtered. */
+	private int openOneBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
 		int batchSize = this.options.consumerBatchSize();
-		int buffered = partition.buffered();
+		int buffered = this.dueGate.isOpen() ? partition.buffered()
+				: partition.leading(this.options.threadSize() * batchSize, this.dueGate::isDue);
 		int n = Math.min(Math.min(workers, ceilDiv(buffered, batchSize)), this.options.threadSize());
 		if (this.options.ordering() == Ordering.PARTITION) {
 			n = 1;
 		}
-		List<Message<byte[]>> run = partition.take(Math.min(buffered, n * batchSize));
+		List<Message<byte[]>> taken = partition.take(Math.min(buffered, n * batchSize));
+		List<Message<byte[]>> run = this.selector.select(taken);
+		if (run != taken) {
+			partition.finishedUnsent(unselected(taken, run));
+		}
+		if (run.isEmpty()) {
+			long batchId = partition.ledger.open(taken.get(0).offset(), taken.get(taken.size() - 1).offset(), 1, nowNanos);
+			if (partition.ledger.complete(batchId, 0)) {
+				partition.ledger.advance();
+			}
+			return -1;
+		}
 		if (this.options.ordering() == Ordering.KEY && !this.warnedKeyless) {
 			warnIfKeyless(run);
 		}
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY)
 				? atMost(byKey(run, n), batchSize) : consecutive(run, n);
-		long batchId = partition.ledger.open(run.get(0).offset(), run.get(run.size() - 1).offset(), parts.size(),
-				nowNanos);
+		long batchId = partition.ledger.open(taken.get(0).offset(), taken.get(taken.size() - 1).offset(),
+				parts.size(), nowNanos);
 		int started = 0;
 		for (int i = 0; i < parts.size(); i++) {
 			Slice slice = new Slice(partition, batchId, i, parts.get(i), partition.keyGate != null);
@@ -225,6 +276,21 @@ final class ThreadBatchDispatcher {
 				return;
 			}
 		}
+	}
+
+	/** The messages of {@code taken} not in {@code selected}, an ordered subsequence of it. */
+	private static List<Message<byte[]>> unselected(List<Message<byte[]>> taken, List<Message<byte[]>> selected) {
+		List<Message<byte[]>> rest = new ArrayList<>(taken.size() - selected.size());
+		int next = 0;
+		for (Message<byte[]> message : taken) {
+			if (next < selected.size() && selected.get(next) == message) {
+				next++;
+			}
+			else {
+				rest.add(message);
+			}
+		}
+		return rest;
 	}
 
 	/** Consecutive chunks of near-equal size. */

@@ -78,7 +78,7 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	/** A message on its way to the table. */
-	private record Row(int queue, String key, String headers, byte[] payload) {
+	private record Row(int queue, String key, String headers, byte[] payload, String tag) {
 	}
 
 	/**
@@ -150,7 +150,8 @@ final class JdbcProducer implements BatchProducer {
 			}
 			int queue = (key != null) ? Math.floorMod(key.hashCode(), queues)
 					: Math.floorMod(this.roundRobin.getAndIncrement(), queues);
-			rows.add(new Row(queue, key, HeaderCodec.encode(message.headers()), payload(message.payload())));
+			rows.add(new Row(queue, key, HeaderCodec.encode(message.headers()), payload(message.payload()),
+					message.tag()));
 		}
 		return rows;
 	}
@@ -193,7 +194,8 @@ final class JdbcProducer implements BatchProducer {
 		long[] offsets = new long[rows.size()];
 		long now = this.clock.millis();
 		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.message()
-				+ " (topic, queue_id, msg_offset, msg_key, headers, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+				+ " (topic, queue_id, msg_offset, msg_key, headers, payload, created_at, tag)"
+				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
 			for (int i = 0; i < rows.size(); i++) {
 				Row row = rows.get(i);
 				offsets[i] = next.get(row.queue())[0]++;
@@ -204,6 +206,7 @@ final class JdbcProducer implements BatchProducer {
 				insert.setString(5, row.headers());
 				insert.setBytes(6, row.payload());
 				insert.setLong(7, now);
+				insert.setString(8, row.tag());
 				insert.addBatch();
 			}
 			insert.executeBatch();

@@ -160,7 +160,7 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 				consumerKey, this.settings.leaseDuration(), this.clock);
 		JdbcMessageSource[] self = new JdbcMessageSource[1];
 		self[0] = new JdbcMessageSource(this.sql, this.tables, rebalancer, consumerKey, options.pullBatchSize(),
-				this.clock, this.offsetGaps, () -> this.sources.remove(self[0]));
+				this.clock, this.offsetGaps, () -> this.sources.remove(self[0]), options.tagExpression());
 		this.sources.add(self[0]);
 		return self[0];
 	}

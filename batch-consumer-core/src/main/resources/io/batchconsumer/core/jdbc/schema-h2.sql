@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}message (
 	headers VARCHAR,
 	payload VARBINARY NOT NULL,
 	created_at BIGINT NOT NULL,
+	tag VARCHAR(128),
 	PRIMARY KEY (topic, queue_id, msg_offset)
 );
 

@@ -1,0 +1,56 @@
+package io.batchconsumer.core.internal;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import io.batchconsumer.core.Message;
+
+/**
+ * The consumer delay ({@code delay}): a message reaches the listener no earlier than its timestamp
+ * plus the delay. The dispatcher asks it how many messages at the head of a partition are due;
+ * a partition whose head is not due simply forms no batch (no thread waits for it) and the poll
+ * loop sleeps at most until the earliest head falls due. Flow control bounds what a waiting
+ * partition buffers, as for any other backlog.
+ *
+ * <p>Threading: called by the owner thread only; holds no mutable state.
+ */
+final class DueGate {
+
+	private final long delayMillis;
+
+	private final Clock clock;
+
+	/**
+	 * Creates a gate.
+	 * @param delay the delay, zero for none
+	 * @param clock the clock the timestamps are compared with
+	 */
+	DueGate(Duration delay, Clock clock) {
+		this.delayMillis = delay.toMillis();
+		this.clock = clock;
+	}
+
+	/** Whether there is a delay at all. */
+	boolean isOpen() {
+		return this.delayMillis <= 0;
+	}
+
+	/**
+	 * Whether this message may reach the listener now.
+	 * @param message the message
+	 * @return {@code true} once its timestamp plus the delay has passed
+	 */
+	boolean isDue(Message<?> message) {
+		return isOpen() || millisUntilDue(message) <= 0;
+	}
+
+	/**
+	 * How long until the message is due.
+	 * @param message the message
+	 * @return milliseconds, zero or less when it is due
+	 */
+	long millisUntilDue(Message<?> message) {
+		return isOpen() ? 0 : message.timestamp() + this.delayMillis - this.clock.millis();
+	}
+
+}
