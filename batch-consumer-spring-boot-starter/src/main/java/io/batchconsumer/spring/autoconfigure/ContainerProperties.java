@@ -64,6 +64,12 @@ public class ContainerProperties {
 	 */
 	private Duration shutdownTimeout;
 
+	/**
+	 * How long after its timestamp a message reaches the listener at the earliest; 0 delivers at
+	 * once. A partition waits for its head without holding a thread.
+	 */
+	private Duration delay;
+
 	private final FlowControl flowControl = new FlowControl();
 
 	private final Commit commit = new Commit();
@@ -152,6 +158,14 @@ public class ContainerProperties {
 
 	public void setShutdownTimeout(Duration shutdownTimeout) {
 		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	public Duration getDelay() {
+		return this.delay;
+	}
+
+	public void setDelay(Duration delay) {
+		this.delay = delay;
 	}
 
 	public FlowControl getFlowControl() {

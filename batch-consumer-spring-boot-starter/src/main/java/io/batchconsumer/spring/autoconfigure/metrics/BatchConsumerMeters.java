@@ -148,6 +148,8 @@ public final class BatchConsumerMeters implements SmartLifecycle {
 				ContainerStats::messagesDeadLettered);
 		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "skipped"),
 				ContainerStats::messagesSkipped);
+		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "filtered"),
+				ContainerStats::messagesFiltered);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "success"),
 				ContainerStats::commitsSucceeded);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "failure"),
