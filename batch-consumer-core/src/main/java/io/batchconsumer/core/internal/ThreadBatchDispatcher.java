@@ -67,6 +67,14 @@ final class ThreadBatchDispatcher {
 	/** Whether {@code key} ordering met a keyless message and said so (once per container). */
 	private boolean warnedKeyless;
 
+	/** A dispatcher that delivers every message at once (no tags, no filter, no delay). */
+	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
+			Consumer<Completion> mailbox) {
+		this(options, partitions, runner, workers, mailbox,
+				new MessageSelector(options.id(), io.batchconsumer.core.TagExpression.parse("*"), null, new Counters()),
+				new DueGate(java.time.Duration.ZERO, java.time.Clock.systemUTC()));
+	}
+
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
 			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate) {
 		this.selector = selector;
