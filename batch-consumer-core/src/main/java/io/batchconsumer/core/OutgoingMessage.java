@@ -43,6 +43,28 @@ public record OutgoingMessage(String key, Map<String, String> headers, Object pa
 	}
 
 	/**
+	 * An element of a batch as an {@code OutgoingMessage}: itself, or a payload without key.
+	 * @param element an {@code OutgoingMessage} or a payload
+	 * @return the message
+	 */
+	public static OutgoingMessage from(Object element) {
+		Objects.requireNonNull(element, "a message of the batch is null");
+		return (element instanceof OutgoingMessage outgoing) ? outgoing : of(null, element);
+	}
+
+	/**
+	 * A copy with one more header (or its value replaced).
+	 * @param name the name
+	 * @param value the value
+	 * @return the copy
+	 */
+	public OutgoingMessage withHeader(String name, String value) {
+		Map<String, String> copy = new LinkedHashMap<>(this.headers);
+		copy.put(name, value);
+		return new OutgoingMessage(this.key, copy, this.payload);
+	}
+
+	/**
 	 * Starts a builder.
 	 * @return the builder
 	 */

@@ -30,7 +30,7 @@ final class DueGate {
 		this.clock = clock;
 	}
 
-	/** Whether there is a delay at all. */
+	/** Whether there is no consumer delay (messages may still carry their own deliver-at time). */
 	boolean isOpen() {
 		return this.delayMillis <= 0;
 	}
@@ -41,16 +41,23 @@ final class DueGate {
 	 * @return {@code true} once its timestamp plus the delay has passed
 	 */
 	boolean isDue(Message<?> message) {
-		return isOpen() || millisUntilDue(message) <= 0;
+		return millisUntilDue(message) <= 0;
 	}
 
 	/**
-	 * How long until the message is due.
+	 * How long until the message is due: its timestamp plus the delay, or the time its
+	 * {@link Message#DELIVER_AT_HEADER} names (a delayed send held on the consumer side), whichever
+	 * is later.
 	 * @param message the message
 	 * @return milliseconds, zero or less when it is due
 	 */
 	long millisUntilDue(Message<?> message) {
-		return isOpen() ? 0 : message.timestamp() + this.delayMillis - this.clock.millis();
+		long deliverAt = message.deliverAtMillis();
+		if (isOpen() && deliverAt == 0) {
+			return 0;
+		}
+		long due = Math.max(message.timestamp() + this.delayMillis, deliverAt);
+		return due - this.clock.millis();
 	}
 
 }

@@ -206,13 +206,12 @@ final class ThreadBatchDispatcher {
 	 * @return nanoseconds
 	 */
 	long nanosUntilHeadDue() {
-		if (this.dueGate.isOpen()) {
-			return Long.MAX_VALUE;
-		}
 		long millis = Long.MAX_VALUE;
 		for (PartitionState partition : this.partitions.all()) {
-			if (partition.isDispatchable()) {
-				millis = Math.min(millis, Math.max(0, this.dueGate.millisUntilDue(partition.head())));
+			// A head that is due already waits for a worker, whose completion wakes the loop.
+			long until = partition.isDispatchable() ? this.dueGate.millisUntilDue(partition.head()) : 0;
+			if (until > 0) {
+				millis = Math.min(millis, until);
 			}
 		}
 		return (millis == Long.MAX_VALUE) ? millis : java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
@@ -235,8 +234,7 @@ final class ThreadBatchDispatcher {
 	/** Opens one batch; returns the slices started, or -1 when the whole run was filtered. */
 	private int openOneBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
 		int batchSize = this.options.consumerBatchSize();
-		int buffered = this.dueGate.isOpen() ? partition.buffered()
-				: partition.leading(this.options.threadSize() * batchSize, this.dueGate::isDue);
+		int buffered = partition.leading(this.options.threadSize() * batchSize, this.dueGate::isDue);
 		int n = Math.min(Math.min(workers, ceilDiv(buffered, batchSize)), this.options.threadSize());
 		if (this.options.ordering() == Ordering.PARTITION) {
 			n = 1;
