@@ -75,4 +75,31 @@ class JdbcDelayedSendTests {
 		}
 	}
 
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void twoInstancesMovingTheScheduleAtOnceMoveEveryMessageExactlyOnce(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 12);
+				JdbcTransport first = new JdbcTransport(dataSource, settings);
+				JdbcTransport second = new JdbcTransport(dataSource, settings)) {
+			int count = 3000;
+			java.util.List<Object> batch = new java.util.ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				batch.add(OutgoingMessage.of("k" + (i % 17), Integer.toString(i)));
+			}
+			// Both instances' movers find the same 3,000 rows due at the same moment.
+			java.time.Instant due = java.time.Instant.now().plusMillis(500);
+			assertThat(first.producer().sendBatch("moved", batch.subList(0, count / 2), SendOptions.deliverAt(due)))
+				.allMatch(SendResult::isStored);
+			assertThat(second.producer().sendBatch("moved", batch.subList(count / 2, count), SendOptions.deliverAt(due)))
+				.allMatch(SendResult::isStored);
+			await().atMost(Duration.ofSeconds(30)).until(() -> first.scheduledMessages() == 0);
+			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix()
+					+ "message WHERE topic = 'moved'")).isEqualTo(count);
+			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(DISTINCT payload) FROM " + settings.tablePrefix()
+					+ "message WHERE topic = 'moved'")).isEqualTo(count);
+		}
+	}
+
 }
