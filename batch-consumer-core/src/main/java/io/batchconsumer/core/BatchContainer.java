@@ -72,11 +72,33 @@ public final class BatchContainer {
 	 */
 	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, java.time.Clock clock) {
-		this.options = Objects.requireNonNull(options, "options");
+		this(options, source, listener, deadLetterSink, observer, filter, null, clock);
+	}
+
+	/**
+	 * Creates a container whose retries with a back-off above {@code retry.blocking-limit} go to a
+	 * retry queue instead of waiting on their worker (see {@link RetryQueue}).
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @param observer told of every processed slice, on worker threads
+	 * @param filter decides which selected messages reach the listener, {@code null} for all
+	 * @param retryQueue the transport's retry queue for this container ({@link Transport#retryQueue}),
+	 *        {@code null} for none
+	 * @param clock compared with message timestamps for the {@code delay}
+	 * @throws InvalidOptionException when the retry queue would be used with {@code key} or
+	 *         {@code partition} ordering
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, RetryQueue retryQueue,
+			java.time.Clock clock) {
+		Objects.requireNonNull(options, "options");
 		this.engine = new ContainerEngine(options, Objects.requireNonNull(source, "source"),
 				Objects.requireNonNull(listener, "listener"),
 				new DeadLetterLog(options.id(), Objects.requireNonNull(deadLetterSink, "deadLetterSink")),
-				Objects.requireNonNull(observer, "observer"), filter, Objects.requireNonNull(clock, "clock"));
+				Objects.requireNonNull(observer, "observer"), filter, retryQueue, Objects.requireNonNull(clock, "clock"));
+		this.options = this.engine.options();
 	}
 
 	/** Starts the owner thread. A container starts once. */

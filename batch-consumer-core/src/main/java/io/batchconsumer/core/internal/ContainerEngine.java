@@ -17,6 +17,7 @@ import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.MessageFilter;
 import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
 
@@ -51,7 +52,7 @@ public final class ContainerEngine {
 	 */
 	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer) {
-		this(options, source, listener, deadLetterSink, observer, null, Clock.systemUTC());
+		this(options, source, listener, deadLetterSink, observer, null, null, Clock.systemUTC());
 	}
 
 	/**
@@ -62,20 +63,49 @@ public final class ContainerEngine {
 	 * @param deadLetterSink where failed messages go
 	 * @param observer told of every processed slice
 	 * @param filter applied after the tag subscription, {@code null} for none
+	 * @param retryQueue where retries above {@code retry.blocking-limit} go, {@code null} for none;
+	 *        the container subscribes to its topic too
 	 * @param clock compared with message timestamps for the {@code delay}
+	 * @throws io.batchconsumer.core.InvalidOptionException when a retry queue would be used under
+	 *         {@code key} or {@code partition} ordering
 	 */
 	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
-			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, Clock clock) {
+			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, RetryQueue retryQueue,
+			Clock clock) {
+		if (retryQueue != null && options.usesRetryQueue()) {
+			checkOrderingAllowsRetryQueue(options);
+			java.util.List<String> topics = new java.util.ArrayList<>(options.topics());
+			topics.add(retryQueue.topic());
+			options = options.toBuilder().topics(topics).build();
+		}
+		else {
+			retryQueue = null;
+		}
 		this.options = options;
 		this.status = new ContainerStatus(options.id(), options.threadSize());
 		this.workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("batch-consumer-" + options.id() + "-worker-"));
-		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status);
+		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status, retryQueue);
 		MessageSelector selector = new MessageSelector(options.id(), options.tagExpression(), filter,
 				this.status.counters());
 		this.loop = new PollLoop(options, source, runner, this.workers, this.status, selector,
 				new DueGate(options.delay(), clock));
 		this.owner = new Thread(this.loop, "batch-consumer-" + options.id() + "-poll");
+	}
+
+	/**
+	 * A message sent to the retry queue lets later messages of its key pass it, so the retry queue
+	 * and {@code key}/{@code partition} ordering are refused together, naming the properties.
+	 */
+	private static void checkOrderingAllowsRetryQueue(ContainerOptions options) {
+		if (options.ordering() != io.batchconsumer.core.Ordering.UNORDERED) {
+			throw io.batchconsumer.core.ContainerOption.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit()
+					+ ") is below a back-off of retry.backoff/retry.levels, so failed messages of listener '"
+					+ options.id() + "' would go to the retry queue and later messages of their key would pass them, "
+					+ "which ordering=" + options.ordering().name().toLowerCase(java.util.Locale.ROOT)
+					+ " forbids: set ordering=unordered, or raise retry.blocking-limit above the longest back-off "
+					+ "(retries then wait on their worker)");
+		}
 	}
 
 	public void start() {
@@ -136,6 +166,15 @@ public final class ContainerEngine {
 
 	public CompletableFuture<Void> seek(TopicPartition partition, long offset) {
 		return command((loop) -> loop.seek(partition, offset));
+	}
+
+	/**
+	 * The options the engine runs with: those given, with the retry queue's topic added to the
+	 * topics when it is used.
+	 * @return the options
+	 */
+	public ContainerOptions options() {
+		return this.options;
 	}
 
 	public ContainerStats stats() {

@@ -1,6 +1,7 @@
 package io.batchconsumer.core.internal;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -14,6 +15,7 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetter;
 import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
 
 /**
@@ -48,11 +50,20 @@ final class SliceRunner {
 
 	private final ContainerStatus status;
 
+	/** Where retries with a back-off above {@code retry.blocking-limit} go; {@code null} for none. */
+	private final RetryQueue retryQueue;
+
 	/** Set once when the container stops for good: workers give up and leave messages unfinished. */
 	private volatile boolean halted;
 
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
 			ContainerObserver observer, ContainerStatus status) {
+		this(options, listener, deadLetterSink, observer, status, null);
+	}
+
+	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
+			ContainerObserver observer, ContainerStatus status, RetryQueue retryQueue) {
+		this.retryQueue = retryQueue;
 		this.options = options;
 		this.listener = listener;
 		this.deadLetterSink = deadLetterSink;
@@ -71,29 +82,60 @@ final class SliceRunner {
 	 * @return whether every message is finished
 	 */
 	boolean process(Slice slice) {
-		List<Message<byte[]>> pending = slice.messages;
-		for (int attempt = 1;; attempt++) {
+		List<Message<byte[]>> pending = slice.messages.stream().map(RetryQueue::restoreAttempt).toList();
+		for (;;) {
 			if (isAbandoned(slice)) {
 				return false;
 			}
-			Failure failure = deliver(slice, pending, attempt);
+			Failure failure = deliver(slice, pending);
 			if (failure == null) {
 				return true;
 			}
-			if (attempt >= this.options.retryMaxAttempts()) {
-				return giveUp(slice, failure, attempt);
-			}
-			this.counters.retried.add(failure.messages.size());
-			if (!pause(slice, this.options.backoffBefore(attempt))) {
+			int max = this.options.retryMaxAttempts();
+			Failure exhausted = failure.where((message) -> message.deliveryAttempt() >= max);
+			Failure again = failure.where((message) -> message.deliveryAttempt() < max);
+			if (!exhausted.messages.isEmpty() && !giveUp(slice, exhausted)) {
 				return false;
 			}
-			pending = failure.messages;
+			if (again.messages.isEmpty()) {
+				return true;
+			}
+			this.counters.retried.add(again.messages.size());
+			int retry = again.messages.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
+			Duration backoff = this.options.backoffBefore(retry);
+			List<Message<byte[]>> next = again.messages.stream()
+				.map((message) -> message.withDeliveryAttempt(message.deliveryAttempt() + 1)).toList();
+			if (backoff.compareTo(this.options.retryBlockingLimit()) > 0 && enqueue(next, backoff)) {
+				return true;
+			}
+			if (!pause(slice, backoff)) {
+				return false;
+			}
+			pending = next;
 		}
 	}
 
-	private Failure deliver(Slice slice, List<Message<byte[]>> pending, int attempt) {
-		List<Message<byte[]>> delivered = (attempt == 1) ? pending
-				: pending.stream().map((message) -> message.withDeliveryAttempt(attempt)).toList();
+	/**
+	 * Stores messages in the retry queue, due after the back-off: they are finished here and come
+	 * back through the queue's topic. False when there is no queue or it failed (retry in place).
+	 */
+	private boolean enqueue(List<Message<byte[]>> messages, Duration backoff) {
+		if (this.retryQueue == null) {
+			return false;
+		}
+		try {
+			this.retryQueue.schedule(messages, Instant.now().plus(backoff));
+			this.counters.queuedForRetry.add(messages.size());
+			return true;
+		}
+		catch (Exception ex) {
+			logger.warn("Container '{}' could not store {} messages in its retry queue, retrying them in place: {}",
+					this.options.id(), messages.size(), ex.toString());
+			return false;
+		}
+	}
+
+	private Failure deliver(Slice slice, List<Message<byte[]>> delivered) {
 		long start = System.nanoTime();
 		Failure failure;
 		try {
@@ -114,18 +156,17 @@ final class SliceRunner {
 		return failure;
 	}
 
-	private boolean giveUp(Slice slice, Failure failure, int attempts) {
+	private boolean giveUp(Slice slice, Failure failure) {
 		if (!this.options.deadLetterEnabled()) {
 			for (Message<byte[]> message : failure.messages) {
 				logger.warn("Skipping {} of container '{}' after {} attempts (dead letters are off): {}", message,
-						this.options.id(), attempts, describe(failure.causes.apply(message)));
+						this.options.id(), message.deliveryAttempt(), describe(failure.causes.apply(message)));
 			}
 			this.counters.skipped.add(failure.messages.size());
 			return true;
 		}
 		for (Message<byte[]> message : failure.messages) {
-			DeadLetter deadLetter = DeadLetter.of(message.withDeliveryAttempt(attempts), attempts,
-					failure.causes.apply(message));
+			DeadLetter deadLetter = DeadLetter.of(message, message.deliveryAttempt(), failure.causes.apply(message));
 			if (!writeDeadLetter(slice, deadLetter)) {
 				return false;
 			}
@@ -203,6 +244,11 @@ final class SliceRunner {
 
 	/** The messages that failed one delivery, and why each did. */
 	private record Failure(List<Message<byte[]>> messages, Function<Message<byte[]>, Throwable> causes) {
+
+		Failure where(java.util.function.Predicate<Message<byte[]>> test) {
+			return new Failure(this.messages.stream().filter(test).toList(), this.causes);
+		}
+
 	}
 
 }

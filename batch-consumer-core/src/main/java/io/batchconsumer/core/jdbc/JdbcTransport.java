@@ -156,6 +156,19 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	}
 
 	/**
+	 * The container's retry queue: the schedule table, then the topic
+	 * {@code bc.retry.<group>.<id>}. None in broadcast mode (every instance would get every retry):
+	 * retries then wait on their worker.
+	 */
+	@Override
+	public io.batchconsumer.core.RetryQueue retryQueue(io.batchconsumer.core.ContainerOptions options) {
+		if (options.mode() == io.batchconsumer.core.ConsumptionMode.BROADCAST) {
+			return null;
+		}
+		return new JdbcRetryQueue(this.schedule, options.group(), options.id());
+	}
+
+	/**
 	 * How many delayed messages wait in the schedule table (of every instance).
 	 * @return the count
 	 */
