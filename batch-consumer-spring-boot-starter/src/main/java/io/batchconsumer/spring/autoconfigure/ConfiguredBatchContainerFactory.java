@@ -67,7 +67,8 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		return new BatchContainer(options, this.transport.createSource(options),
 				new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter),
 				this.transport.deadLetterSink(options),
-				CompositeContainerObserver.of(options.id(), this.observerFactories), filterOf(options.id()));
+				CompositeContainerObserver.of(options.id(), this.observerFactories), filterOf(options.id()),
+				options.usesRetryQueue() ? this.transport.retryQueue(options) : null, java.time.Clock.systemUTC());
 	}
 
 	/** The filters that apply to a listener, combined; {@code null} when none does. */

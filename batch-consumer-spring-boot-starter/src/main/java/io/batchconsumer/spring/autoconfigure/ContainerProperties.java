@@ -290,6 +290,34 @@ public class ContainerProperties {
 		 */
 		private Duration maxBackoff;
 
+		/**
+		 * A retry whose back-off is longer goes to the transport's retry queue (JDBC: the schedule
+		 * table) instead of waiting on its worker; needs ordering 'unordered'.
+		 */
+		private Duration blockingLimit;
+
+		/**
+		 * Back-offs by retry, comma-separated, like RocketMQ's delay levels ('1s,5s,10s,30s,1m,2m');
+		 * the last one repeats. Empty: exponential from 'backoff'.
+		 */
+		private String levels;
+
+		public Duration getBlockingLimit() {
+			return this.blockingLimit;
+		}
+
+		public void setBlockingLimit(Duration blockingLimit) {
+			this.blockingLimit = blockingLimit;
+		}
+
+		public String getLevels() {
+			return this.levels;
+		}
+
+		public void setLevels(String levels) {
+			this.levels = levels;
+		}
+
 		public Integer getMaxAttempts() {
 			return this.maxAttempts;
 		}

@@ -109,7 +109,7 @@ class SelectiveConsumptionH2Tests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.listeners.delayed.size() == 3);
 		for (long[] pair : this.listeners.delayed) {
 			long lateness = pair[1] - pair[0];
-			assertThat(lateness).as("delivered after its timestamp").isGreaterThanOrEqualTo(1000).isLessThan(2500);
+			assertThat(lateness).as("delivered after its timestamp").isGreaterThanOrEqualTo(1000).isLessThan(5000);
 		}
 	}
 
