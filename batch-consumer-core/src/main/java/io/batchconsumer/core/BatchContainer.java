@@ -58,11 +58,85 @@ public final class BatchContainer {
 	 */
 	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer, WorkerThreads threads) {
-		this.options = Objects.requireNonNull(options, "options");
+		this(options, source, listener, deadLetterSink, observer, threads, null, null, java.time.Clock.systemUTC());
+	}
+
+	/**
+	 * Creates a container with an observer and a {@link MessageFilter} applied after the tag
+	 * subscription ({@link ContainerOptions#tags()}).
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @param observer told of every processed slice, on worker threads
+	 * @param filter decides which selected messages reach the listener, {@code null} for all
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter) {
+		this(options, source, listener, deadLetterSink, observer, filter, java.time.Clock.systemUTC());
+	}
+
+	/**
+	 * Creates a container with a clock for the {@code delay}, for tests that move time by hand.
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @param observer told of every processed slice, on worker threads
+	 * @param filter decides which selected messages reach the listener, {@code null} for all
+	 * @param clock compared with message timestamps for the {@code delay}
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, java.time.Clock clock) {
+		this(options, source, listener, deadLetterSink, observer, filter, null, clock);
+	}
+
+	/**
+	 * Creates a container whose retries with a back-off above {@code retry.blocking-limit} go to a
+	 * retry queue instead of waiting on their worker (see {@link RetryQueue}).
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @param observer told of every processed slice, on worker threads
+	 * @param filter decides which selected messages reach the listener, {@code null} for all
+	 * @param retryQueue the transport's retry queue for this container ({@link Transport#retryQueue}),
+	 *        {@code null} for none
+	 * @param clock compared with message timestamps for the {@code delay}
+	 * @throws InvalidOptionException when the retry queue would be used with {@code key} or
+	 *         {@code partition} ordering
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, RetryQueue retryQueue,
+			java.time.Clock clock) {
+		this(options, source, listener, deadLetterSink, observer, WorkerThreads.PLATFORM, filter, retryQueue, clock);
+	}
+
+	/**
+	 * Creates a container with every part: worker threads, message filter, retry queue and clock.
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @param observer told of every processed slice, on worker threads
+	 * @param threads what the {@link ContainerOptions#threadSize()} workers run on
+	 * @param filter decides which selected messages reach the listener, {@code null} for all
+	 * @param retryQueue the transport's retry queue for this container, {@code null} for none
+	 * @param clock compared with message timestamps for the {@code delay}
+	 * @throws IllegalStateException for {@link WorkerThreads#VIRTUAL} before Java 21
+	 * @throws InvalidOptionException when the retry queue would be used with {@code key} or
+	 *         {@code partition} ordering
+	 */
+	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, WorkerThreads threads, MessageFilter filter,
+			RetryQueue retryQueue, java.time.Clock clock) {
+		Objects.requireNonNull(options, "options");
 		this.engine = new ContainerEngine(options, Objects.requireNonNull(source, "source"),
 				Objects.requireNonNull(listener, "listener"),
 				new DeadLetterLog(options.id(), Objects.requireNonNull(deadLetterSink, "deadLetterSink")),
-				Objects.requireNonNull(observer, "observer"), Objects.requireNonNull(threads, "threads"));
+				Objects.requireNonNull(observer, "observer"), Objects.requireNonNull(threads, "threads"), filter,
+				retryQueue, Objects.requireNonNull(clock, "clock"));
+		this.options = this.engine.options();
 	}
 
 	/** Starts the owner thread. A container starts once. */

@@ -73,4 +73,21 @@ public interface BatchProducer {
 	 */
 	void sendOneWayBatch(String topic, List<?> messages);
 
+	/**
+	 * Stores every message like {@link #sendBatch(String, List)}, delivered no earlier than the
+	 * options say. A delayed message's result may have no partition and offset yet ({@code -1})
+	 * when the transport assigns them only when it is due (JDBC).
+	 * @param topic the topic
+	 * @param messages payloads or {@link OutgoingMessage}s
+	 * @param options at once, or delayed
+	 * @return one result per message, in order
+	 * @throws UnsupportedOperationException when this producer cannot delay and a delay was asked for
+	 */
+	default List<SendResult> sendBatch(String topic, List<?> messages, SendOptions options) {
+		if (!options.isDelayed()) {
+			return sendBatch(topic, messages);
+		}
+		throw new UnsupportedOperationException(getClass().getName() + " cannot delay a batch");
+	}
+
 }

@@ -140,10 +140,28 @@ public final class ContainerOption<T> {
 			Duration.class, Duration.ofMillis(500), EnumSet.noneOf(Level.class), ContainerOptions::pollTimeout,
 			OptionChecks::notNegative);
 
+	/** The tag subscription in RocketMQ's syntax ({@code created || paid}); {@code *} or empty = all. */
+	public static final ContainerOption<String> TAGS = new ContainerOption<>("tags", String.class, "*",
+			EnumSet.of(Level.ANNOTATION, Level.LISTENER), ContainerOptions::tags, TagExpression::problem);
+
+	/** How long after its timestamp a message reaches the listener at the earliest; zero = at once. */
+	public static final ContainerOption<Duration> DELAY = new ContainerOption<>("delay", Duration.class,
+			Duration.ZERO, PROPERTIES, ContainerOptions::delay, OptionChecks::notNegative);
+
+	/** A retry whose back-off is longer goes to the retry queue instead of waiting on its worker. */
+	public static final ContainerOption<Duration> RETRY_BLOCKING_LIMIT = new ContainerOption<>("retry.blocking-limit",
+			Duration.class, Duration.ofSeconds(1), PROPERTIES, ContainerOptions::retryBlockingLimit,
+			OptionChecks::notNegative);
+
+	/** Back-offs by retry ({@code 1s,5s,10s,30s,1m,2m}, RocketMQ's levels); empty = exponential. */
+	public static final ContainerOption<String> RETRY_LEVELS = new ContainerOption<>("retry.levels", String.class, "",
+			PROPERTIES, ContainerOptions::retryLevels, OptionChecks::levels);
+
 	private static final List<ContainerOption<?>> ALL = List.of(ID, TOPICS, GROUP, MODE, THREAD_SIZE,
 			CONSUMER_BATCH_SIZE, PULL_BATCH_SIZE, PULL_INTERVAL, ORDERING, PULL_THRESHOLD_FOR_QUEUE,
 			PULL_THRESHOLD_SIZE_FOR_QUEUE, MAX_SPAN, SUSPEND, COMMIT_INTERVAL, RETRY_MAX_ATTEMPTS, RETRY_BACKOFF,
-			RETRY_MULTIPLIER, RETRY_MAX_BACKOFF, DEAD_LETTER_ENABLED, SHUTDOWN_TIMEOUT, POLL_TIMEOUT);
+			RETRY_MULTIPLIER, RETRY_MAX_BACKOFF, DEAD_LETTER_ENABLED, SHUTDOWN_TIMEOUT, POLL_TIMEOUT, TAGS, DELAY,
+			RETRY_BLOCKING_LIMIT, RETRY_LEVELS);
 
 	private final String key;
 

@@ -36,12 +36,18 @@ import java.util.Map;
  * @param deadLetterEnabled whether failed messages are dead-lettered (otherwise logged and skipped)
  * @param shutdownTimeout how long to wait for in-flight work on revoke and stop
  * @param pollTimeout the longest a poll blocks when nothing else is due
+ * @param tags the tag subscription ({@link TagExpression} syntax); {@code *} accepts every message
+ * @param delay how long after its timestamp a message reaches the listener at the earliest
+ * @param retryBlockingLimit a retry whose back-off is longer goes to the retry queue, when the
+ *        transport has one, instead of waiting on its worker
+ * @param retryLevels back-offs by retry, comma-separated ({@code 1s,5s,10s}); empty for exponential
  */
 public record ContainerOptions(String id, List<String> topics, String group, ConsumptionMode mode, int threadSize,
 		int consumerBatchSize, int pullBatchSize, Duration pullInterval, Ordering ordering, int pullThresholdForQueue,
 		long pullThresholdSizeForQueue, int maxSpan, Duration suspend, Duration commitInterval, int retryMaxAttempts,
 		Duration retryBackoff, double retryMultiplier, Duration retryMaxBackoff, boolean deadLetterEnabled,
-		Duration shutdownTimeout, Duration pollTimeout) {
+		Duration shutdownTimeout, Duration pollTimeout, String tags, Duration delay, Duration retryBlockingLimit,
+		String retryLevels) {
 
 	/**
 	 * Starts a builder with every default.
@@ -66,8 +72,34 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 	 * @return the back-off, never above {@link #retryMaxBackoff()}
 	 */
 	public Duration backoffBefore(int retry) {
+		if (!this.retryLevels.isBlank()) {
+			List<Duration> levels = OptionChecks.parseLevels(this.retryLevels);
+			return levels.get(Math.min(Math.max(1, retry), levels.size()) - 1);
+		}
 		double millis = this.retryBackoff.toMillis() * Math.pow(this.retryMultiplier, Math.max(0, retry - 1));
 		return (millis >= this.retryMaxBackoff.toMillis()) ? this.retryMaxBackoff : Duration.ofMillis((long) millis);
+	}
+
+	/**
+	 * Whether some retry before the last attempt backs off longer than
+	 * {@link #retryBlockingLimit()}, so that a transport's retry queue is used.
+	 * @return {@code true} when it does
+	 */
+	public boolean usesRetryQueue() {
+		for (int retry = 1; retry < this.retryMaxAttempts; retry++) {
+			if (backoffBefore(retry).compareTo(this.retryBlockingLimit) > 0) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * The tag subscription, parsed.
+	 * @return the expression
+	 */
+	public TagExpression tagExpression() {
+		return TagExpression.parse(this.tags);
 	}
 
 	/**
@@ -155,6 +187,14 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 
 		public Builder pollTimeout(Duration timeout) { return set(ContainerOption.POLL_TIMEOUT, timeout); }
 
+		public Builder tags(String expression) { return set(ContainerOption.TAGS, expression); }
+
+		public Builder delay(Duration delay) { return set(ContainerOption.DELAY, delay); }
+
+		public Builder retryBlockingLimit(Duration limit) { return set(ContainerOption.RETRY_BLOCKING_LIMIT, limit); }
+
+		public Builder retryLevels(String levels) { return set(ContainerOption.RETRY_LEVELS, levels); }
+
 		/**
 		 * Validates every option against its bounds, then the one rule between two options, and
 		 * builds.
@@ -178,7 +218,8 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 					get(ContainerOption.RETRY_MAX_ATTEMPTS), get(ContainerOption.RETRY_BACKOFF),
 					get(ContainerOption.RETRY_MULTIPLIER), get(ContainerOption.RETRY_MAX_BACKOFF),
 					get(ContainerOption.DEAD_LETTER_ENABLED), get(ContainerOption.SHUTDOWN_TIMEOUT),
-					get(ContainerOption.POLL_TIMEOUT));
+					get(ContainerOption.POLL_TIMEOUT), get(ContainerOption.TAGS), get(ContainerOption.DELAY),
+					get(ContainerOption.RETRY_BLOCKING_LIMIT), get(ContainerOption.RETRY_LEVELS));
 		}
 
 	}

@@ -24,6 +24,16 @@ import java.util.Objects;
 public record Message<T>(String topic, int partition, long offset, String key, T payload,
 		Map<String, String> headers, long timestamp, int deliveryAttempt, int serializedSize) {
 
+	/** The header that carries a message's tag ({@code OutgoingMessage.builder().tag("paid")}). */
+	public static final String TAG_HEADER = "bc-tag";
+
+	/**
+	 * The header of a message sent with {@link SendOptions#deliverAt(java.time.Instant)} on a
+	 * transport that holds it on the consumer side (Kafka): epoch milliseconds before which it does
+	 * not reach a listener.
+	 */
+	public static final String DELIVER_AT_HEADER = "bc-deliver-at";
+
 	public Message {
 		Objects.requireNonNull(topic, "topic");
 		headers = (headers != null) ? Map.copyOf(headers) : Map.of();
@@ -52,6 +62,31 @@ public record Message<T>(String topic, int partition, long offset, String key, T
 			}
 		}
 		return new Message<>(topic, partition, offset, key, payload, headers, timestamp, 1, size);
+	}
+
+	/**
+	 * The message's tag, the value of {@link #TAG_HEADER}.
+	 * @return the tag, or {@code null} when it has none
+	 */
+	public String tag() {
+		return this.headers.get(TAG_HEADER);
+	}
+
+	/**
+	 * When the message may reach a listener at the earliest, from {@link #DELIVER_AT_HEADER}.
+	 * @return epoch milliseconds, or 0 when it has no such header (or an unreadable one)
+	 */
+	public long deliverAtMillis() {
+		String value = this.headers.get(DELIVER_AT_HEADER);
+		if (value == null) {
+			return 0;
+		}
+		try {
+			return Long.parseLong(value);
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
 	}
 
 	/**

@@ -98,6 +98,45 @@ final class OptionChecks {
 				? null : "must name at least one topic, none blank, but was " + topics;
 	}
 
+	static String levels(String levels) {
+		try {
+			parseLevels(levels);
+			return null;
+		}
+		catch (IllegalArgumentException ex) {
+			return ex.getMessage();
+		}
+	}
+
+	/**
+	 * Parses back-off levels: durations separated by commas, each a number and a unit
+	 * ({@code ms}, {@code s}, {@code m}, {@code h}, {@code d}).
+	 * @param levels the text, empty for none
+	 * @return the durations, in order
+	 */
+	static List<Duration> parseLevels(String levels) {
+		List<Duration> parsed = new java.util.ArrayList<>();
+		if (levels == null || levels.isBlank()) {
+			return parsed;
+		}
+		for (String part : levels.split(",")) {
+			java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)").matcher(part.trim());
+			if (!m.matches()) {
+				throw new IllegalArgumentException("must be durations separated by commas (1s,5s,10s,30s,1m,2m) but '"
+						+ part.trim() + "' is not one");
+			}
+			long n = Long.parseLong(m.group(1));
+			parsed.add(switch (m.group(2)) {
+				case "ms" -> Duration.ofMillis(n);
+				case "s" -> Duration.ofSeconds(n);
+				case "m" -> Duration.ofMinutes(n);
+				case "h" -> Duration.ofHours(n);
+				default -> Duration.ofDays(n);
+			});
+		}
+		return parsed;
+	}
+
 	static String group(String group) {
 		return (group != null && !group.isBlank()) ? null : "must not be blank";
 	}

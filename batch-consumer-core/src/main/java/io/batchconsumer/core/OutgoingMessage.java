@@ -1,12 +1,16 @@
 package io.batchconsumer.core;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * A message to send with a key and headers; an element of
+ * A message to send with a key, a tag and headers; an element of
  * {@link BatchProducer#sendBatch(String, java.util.List)} that is not an {@code OutgoingMessage}
  * is sent as a payload without key or headers.
+ *
+ * <p>The tag travels as the header {@link Message#TAG_HEADER} (Kafka: a record header; JDBC: the
+ * {@code tag} column as well, so a subscription filters in the query).
  *
  * @param key the key or {@code null}; messages with one key go to one partition
  * @param headers the headers, never {@code null}
@@ -14,9 +18,18 @@ import java.util.Objects;
  */
 public record OutgoingMessage(String key, Map<String, String> headers, Object payload) {
 
+	/** The longest tag, in characters. */
+	public static final int MAX_TAG_LENGTH = 128;
+
 	public OutgoingMessage {
 		Objects.requireNonNull(payload, "payload");
 		headers = (headers != null) ? Map.copyOf(headers) : Map.of();
+		String tag = headers.get(Message.TAG_HEADER);
+		if (tag != null && (tag.isBlank() || tag.length() > MAX_TAG_LENGTH || tag.contains("||")
+				|| tag.chars().anyMatch(Character::isWhitespace) || tag.equals("*"))) {
+			throw new IllegalArgumentException("tag '" + tag + "' is not allowed: 1 to " + MAX_TAG_LENGTH
+					+ " characters, no spaces, no '||', not '*'");
+		}
 	}
 
 	/**
@@ -27,6 +40,114 @@ public record OutgoingMessage(String key, Map<String, String> headers, Object pa
 	 */
 	public static OutgoingMessage of(String key, Object payload) {
 		return new OutgoingMessage(key, Map.of(), payload);
+	}
+
+	/**
+	 * An element of a batch as an {@code OutgoingMessage}: itself, or a payload without key.
+	 * @param element an {@code OutgoingMessage} or a payload
+	 * @return the message
+	 */
+	public static OutgoingMessage from(Object element) {
+		Objects.requireNonNull(element, "a message of the batch is null");
+		return (element instanceof OutgoingMessage outgoing) ? outgoing : of(null, element);
+	}
+
+	/**
+	 * A copy with one more header (or its value replaced).
+	 * @param name the name
+	 * @param value the value
+	 * @return the copy
+	 */
+	public OutgoingMessage withHeader(String name, String value) {
+		Map<String, String> copy = new LinkedHashMap<>(this.headers);
+		copy.put(name, value);
+		return new OutgoingMessage(this.key, copy, this.payload);
+	}
+
+	/**
+	 * Starts a builder.
+	 * @return the builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * The tag.
+	 * @return the tag, or {@code null} when it has none
+	 */
+	public String tag() {
+		return this.headers.get(Message.TAG_HEADER);
+	}
+
+	/**
+	 * Builds an {@link OutgoingMessage}. Threading: not thread-safe.
+	 */
+	public static final class Builder {
+
+		private String key;
+
+		private final Map<String, String> headers = new LinkedHashMap<>();
+
+		private Object payload;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the key.
+		 * @param key the key or {@code null}
+		 * @return this builder
+		 */
+		public Builder key(String key) {
+			this.key = key;
+			return this;
+		}
+
+		/**
+		 * Sets the tag a listener subscribes to ({@code @BatchListener(tags = "created || paid")}).
+		 * @param tag the tag or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder tag(String tag) {
+			if (tag == null) {
+				this.headers.remove(Message.TAG_HEADER);
+			}
+			else {
+				this.headers.put(Message.TAG_HEADER, tag);
+			}
+			return this;
+		}
+
+		/**
+		 * Adds a header.
+		 * @param name the name
+		 * @param value the value
+		 * @return this builder
+		 */
+		public Builder header(String name, String value) {
+			this.headers.put(name, value);
+			return this;
+		}
+
+		/**
+		 * Sets the payload.
+		 * @param payload {@code byte[]} and {@code String} as they are, anything else as JSON
+		 * @return this builder
+		 */
+		public Builder payload(Object payload) {
+			this.payload = payload;
+			return this;
+		}
+
+		/**
+		 * Builds the message.
+		 * @return the message
+		 */
+		public OutgoingMessage build() {
+			return new OutgoingMessage(this.key, this.headers, this.payload);
+		}
+
 	}
 
 }

@@ -21,6 +21,15 @@ public interface Transport {
 	DeadLetterSink deadLetterSink(ContainerOptions options);
 
 	/**
+	 * The retry queue of one container, for retries that do not hold a thread.
+	 * @param options the container's options
+	 * @return the queue, or {@code null} when this store has none (retries then wait on their worker)
+	 */
+	default RetryQueue retryQueue(ContainerOptions options) {
+		return null;
+	}
+
+	/**
 	 * The producer of this store.
 	 * @return the producer, thread-safe
 	 */

@@ -1,5 +1,6 @@
 package io.batchconsumer.core.internal;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.Map;
@@ -15,7 +16,9 @@ import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.MessageFilter;
 import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.Tuning;
@@ -73,6 +76,30 @@ public final class ContainerEngine {
 	 */
 	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
 			DeadLetterSink deadLetterSink, ContainerObserver observer, WorkerThreads threads) {
+		this(options, source, listener, deadLetterSink, observer, threads, null, null, Clock.systemUTC());
+	}
+
+	/**
+	 * Creates the engine with a message filter, a retry queue and a clock; nothing runs before
+	 * {@link #start()}.
+	 * @param options the options
+	 * @param source the source, used by the owner thread only
+	 * @param listener the listener
+	 * @param deadLetterSink where failed messages go
+	 * @param observer told of every processed slice
+	 * @param threads what the workers run on
+	 * @param filter applied after the tag subscription, {@code null} for none
+	 * @param retryQueue where retries above {@code retry.blocking-limit} go, {@code null} for none;
+	 *        the container subscribes to its topic too
+	 * @param clock compared with message timestamps for the {@code delay}
+	 * @throws io.batchconsumer.core.InvalidOptionException when a retry queue would be used under
+	 *         {@code key} or {@code partition} ordering
+	 */
+	public ContainerEngine(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink, ContainerObserver observer, WorkerThreads threads, MessageFilter filter,
+			RetryQueue retryQueue, Clock clock) {
+		RetryQueue used = RetryHandOff.isUsed(options, retryQueue) ? retryQueue : null;
+		options = RetryHandOff.subscribed(options, used);
 		this.options = options;
 		this.current = options;
 		this.source = source;
@@ -82,8 +109,11 @@ public final class ContainerEngine {
 				: named("batch-consumer-" + options.id() + "-worker-");
 		this.workers = new ThreadPoolExecutor(options.threadSize(), options.threadSize(), 0L,
 				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), workerThreads);
-		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status);
-		this.loop = new PollLoop(options, source, runner, this.workers, this.status, Ticker.SYSTEM);
+		SliceRunner runner = new SliceRunner(options, listener, deadLetterSink, observer, this.status, used);
+		MessageSelector selector = new MessageSelector(options.id(), options.tagExpression(), filter,
+				this.status.counters());
+		this.loop = new PollLoop(options, source, runner, this.workers, this.status, Ticker.SYSTEM, selector,
+				new DueGate(options.delay(), clock));
 		this.owner = new Thread(this.loop, "batch-consumer-" + options.id() + "-poll");
 	}
 
@@ -147,7 +177,11 @@ public final class ContainerEngine {
 		});
 	}
 
-	/** The options now, with every runtime change. */
+	/**
+	 * The options now: those given, with the retry queue's topic added to the topics when it is
+	 * used, and every runtime change.
+	 * @return the options
+	 */
 	public ContainerOptions options() {
 		return this.current;
 	}

@@ -24,6 +24,12 @@ final class Counters {
 
 	final LongAdder skipped = new LongAdder();
 
+	/** Messages finished without the listener: their tag or the filter did not select them. */
+	final LongAdder filtered = new LongAdder();
+
+	/** Failed messages stored in the retry queue (and finished here) instead of waiting on a worker. */
+	final LongAdder queuedForRetry = new LongAdder();
+
 	final LongAdder commitsSucceeded = new LongAdder();
 
 	final LongAdder commitsFailed = new LongAdder();

@@ -3,6 +3,7 @@ package io.batchconsumer.core.internal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 import io.batchconsumer.core.Message;
 
@@ -52,6 +53,23 @@ final class PartitionBuffer {
 			taken.add(message);
 		}
 		return taken;
+	}
+
+	/** The oldest message, {@code null} when empty. */
+	Message<byte[]> head() {
+		return this.messages.peekFirst();
+	}
+
+	/** How many messages from the head, at most {@code max}, pass the test one after the other. */
+	int leading(int max, Predicate<Message<byte[]>> test) {
+		int count = 0;
+		for (Message<byte[]> message : this.messages) {
+			if (count >= max || !test.test(message)) {
+				break;
+			}
+			count++;
+		}
+		return count;
 	}
 
 	void clear() {

@@ -1,6 +1,7 @@
 package io.batchconsumer.core.internal;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.Message;
@@ -88,6 +89,36 @@ final class PartitionState {
 	/** Takes up to {@code max} messages from the head of the buffer. */
 	List<Message<byte[]>> take(int max) {
 		return this.buffer.take(max);
+	}
+
+	/** The oldest buffered message, {@code null} when the buffer is empty. */
+	Message<byte[]> head() {
+		return this.buffer.head();
+	}
+
+	/** How many buffered messages from the head, at most {@code max}, pass the test one after the other. */
+	int leading(int max, Predicate<Message<byte[]>> test) {
+		return this.buffer.leading(max, test);
+	}
+
+	/**
+	 * Messages taken from the buffer that no listener gets (filtered) leave the backlog; their
+	 * offsets stay covered by the batch they were taken for, so the watermark passes them.
+	 */
+	void finishUnsent(List<Message<byte[]>> messages) {
+		for (Message<byte[]> message : messages) {
+			this.backlog--;
+			this.backlogBytes -= message.serializedSize();
+		}
+	}
+
+	/** A taken run no listener gets: its batch is opened and finished at once in the ledger. */
+	void passFiltered(long firstOffset, long lastOffset, long nowNanos) {
+		long batchId = this.ledger.open(firstOffset, lastOffset, 1, nowNanos);
+		if (this.ledger.complete(batchId, 0)) {
+			this.ledger.advance();
+			this.openSlices.dropFinished();
+		}
 	}
 
 	/** Drops what was fetched and not handed out: it was never finished, so it is delivered again. */

@@ -74,7 +74,7 @@ final class PollLoop implements Runnable {
 	private long nextPollNanos;
 
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
-			ContainerStatus status, Ticker ticker) {
+			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate) {
 		this.ticker = ticker;
 		this.options = options;
 		this.source = source;
@@ -82,7 +82,8 @@ final class PollLoop implements Runnable {
 		this.workers = workers;
 		this.status = status;
 		this.partitions = new Partitions(options.ordering(), runner.observer());
-		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post);
+		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post, selector,
+				dueGate);
 		this.flow = new FlowController(options, status.counters());
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, ticker.nanoTime());
 		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted,
@@ -205,10 +206,11 @@ final class PollLoop implements Runnable {
 
 	/**
 	 * How long the loop may block: until a commit falls due (only when one is pending) or a paused
-	 * partition is to be looked at again. Completions wake it earlier through the mailbox.
+	 * partition is to be looked at again or a delayed head falls due. Completions wake it earlier
+	 * through the mailbox.
 	 */
 	private long nanosUntilSomethingIsDue(long now) {
-		long due = this.commits.nanosUntilDue(this.partitions.all(), now);
+		long due = Math.min(this.commits.nanosUntilDue(this.partitions.all(), now), this.dispatcher.nanosUntilHeadDue());
 		for (PartitionState partition : this.partitions.all()) {
 			if (partition.flow().isPaused()) {
 				due = Math.min(due, this.flow.nanosUntilRecheck(partition, now));

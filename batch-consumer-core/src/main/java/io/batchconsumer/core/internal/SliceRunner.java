@@ -15,12 +15,16 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetter;
 import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
 
 /**
  * Runs a slice on a worker: the listener, retries of what failed with exponential back-off in
  * place, then the dead letter. A message is finished only when it succeeded or its dead letter
- * was stored; a dead-letter write that fails is tried again, so nothing is lost.
+ * was stored; a dead-letter write that fails is tried again, so nothing is lost. Attempts are
+ * counted per message (restored from {@link RetryQueue#restoreAttempt}); a retry whose back-off
+ * exceeds {@code retry.blocking-limit} goes to the retry queue ({@link RetryHandOff}) and the
+ * original is finished, so no worker waits for it.
  *
  * <p>A {@link VirtualMachineError} is never the message's fault: it is not counted as a failed
  * attempt nor dead-lettered but thrown on to {@link SliceTask}, which gives the slice back to be
@@ -51,11 +55,19 @@ final class SliceRunner {
 
 	private final Ticker ticker;
 
+	/** Where retries with a back-off above {@code retry.blocking-limit} go; {@code null} for none. */
+	private final RetryHandOff retryQueue;
+
 	/** Set once when the container stops for good: workers give up and leave messages unfinished. */
 	private volatile boolean halted;
 
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
 			ContainerObserver observer, ContainerStatus status) {
+		this(options, listener, deadLetterSink, observer, status, null);
+	}
+
+	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
+			ContainerObserver observer, ContainerStatus status, RetryQueue retryQueue) {
 		this.options = options;
 		this.listener = listener;
 		this.deadLetterSink = deadLetterSink;
@@ -63,6 +75,8 @@ final class SliceRunner {
 		this.status = status;
 		this.counters = status.counters();
 		this.ticker = status.ticker();
+		this.retryQueue = (retryQueue != null) ? new RetryHandOff(options.id(), retryQueue, this.counters, this.ticker)
+				: null;
 	}
 
 	ContainerObserver observer() {
@@ -79,32 +93,44 @@ final class SliceRunner {
 	 * @return whether every message is finished
 	 */
 	boolean process(Slice slice) {
-		List<Message<byte[]>> pending = slice.messages;
-		for (int attempt = 1;; attempt++) {
+		List<Message<byte[]>> pending = slice.messages.stream().map(RetryQueue::restoreAttempt).toList();
+		for (;;) {
 			if (isAbandoned(slice)) {
 				return false;
 			}
-			Failure failure = deliver(slice, pending, attempt);
+			Failure failure = deliver(slice, pending);
 			if (failure == null) {
 				return true;
 			}
-			if (attempt >= this.options.retryMaxAttempts()) {
-				return giveUp(slice, failure, attempt);
+			int max = this.options.retryMaxAttempts();
+			Failure exhausted = failure.where((message) -> message.deliveryAttempt() >= max);
+			Failure again = failure.where((message) -> message.deliveryAttempt() < max);
+			if (!exhausted.messages.isEmpty() && !giveUp(slice, exhausted)) {
+				return false;
 			}
-			this.counters.retried.add(failure.messages.size());
+			if (again.messages.isEmpty()) {
+				return true;
+			}
+			this.counters.retried.add(again.messages.size());
+			int retry = again.messages.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
+			Duration backoff = this.options.backoffBefore(retry);
+			List<Message<byte[]>> next = again.messages.stream()
+				.map((message) -> message.withDeliveryAttempt(message.deliveryAttempt() + 1)).toList();
+			if (backoff.compareTo(this.options.retryBlockingLimit()) > 0 && this.retryQueue != null
+					&& this.retryQueue.enqueue(next, backoff)) {
+				return true;
+			}
 			slice.state = BatchStats.SliceState.RETRYING;
-			if (!pause(slice, this.options.backoffBefore(attempt))) {
+			if (!pause(slice, backoff)) {
 				return false;
 			}
 			slice.state = BatchStats.SliceState.IN_FLIGHT;
-			pending = failure.messages;
+			pending = next;
 		}
 	}
 
-	private Failure deliver(Slice slice, List<Message<byte[]>> pending, int attempt) {
-		List<Message<byte[]>> delivered = (attempt == 1) ? pending
-				: pending.stream().map((message) -> message.withDeliveryAttempt(attempt)).toList();
-		slice.attempts = attempt;
+	private Failure deliver(Slice slice, List<Message<byte[]>> delivered) {
+		slice.attempts = delivered.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
 		long start = this.ticker.nanoTime();
 		Failure failure;
 		try {
@@ -125,18 +151,17 @@ final class SliceRunner {
 		return failure;
 	}
 
-	private boolean giveUp(Slice slice, Failure failure, int attempts) {
+	private boolean giveUp(Slice slice, Failure failure) {
 		if (!this.options.deadLetterEnabled()) {
 			for (Message<byte[]> message : failure.messages) {
 				logger.warn("Skipping {} of container '{}' after {} attempts (dead letters are off): {}", message,
-						this.options.id(), attempts, describe(failure.causes.apply(message)));
+						this.options.id(), message.deliveryAttempt(), describe(failure.causes.apply(message)));
 			}
 			this.counters.skipped.add(failure.messages.size());
 			return true;
 		}
 		for (Message<byte[]> message : failure.messages) {
-			DeadLetter deadLetter = DeadLetter.of(message.withDeliveryAttempt(attempts), attempts,
-					failure.causes.apply(message));
+			DeadLetter deadLetter = DeadLetter.of(message, message.deliveryAttempt(), failure.causes.apply(message));
 			if (!writeDeadLetter(slice, deadLetter)) {
 				return false;
 			}
@@ -214,6 +239,11 @@ final class SliceRunner {
 
 	/** The messages that failed one delivery, and why each did. */
 	private record Failure(List<Message<byte[]>> messages, Function<Message<byte[]>, Throwable> causes) {
+
+		Failure where(java.util.function.Predicate<Message<byte[]>> test) {
+			return new Failure(this.messages.stream().filter(test).toList(), this.causes);
+		}
+
 	}
 
 }

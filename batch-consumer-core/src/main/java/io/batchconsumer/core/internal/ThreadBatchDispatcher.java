@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -51,6 +52,10 @@ final class ThreadBatchDispatcher {
 
 	private final Consumer<Completion> mailbox;
 
+	private final MessageSelector selector;
+
+	private final DueGate dueGate;
+
 	/** Slices a key gate released, waiting for a free worker. */
 	private final ArrayDeque<Slice> ready = new ArrayDeque<>();
 
@@ -65,8 +70,18 @@ final class ThreadBatchDispatcher {
 	/** Whether {@code key} ordering met a keyless message and said so (once per container). */
 	private boolean warnedKeyless;
 
+	/** A dispatcher that delivers every message at once (no tags, no filter, no delay). */
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
 			Consumer<Completion> mailbox) {
+		this(options, partitions, runner, workers, mailbox,
+				new MessageSelector(options.id(), io.batchconsumer.core.TagExpression.parse("*"), null, new Counters()),
+				new DueGate(java.time.Duration.ZERO, java.time.Clock.systemUTC()));
+	}
+
+	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
+			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate) {
+		this.selector = selector;
+		this.dueGate = dueGate;
 		this.options = options;
 		this.partitions = partitions;
 		this.runner = runner;
@@ -185,28 +200,71 @@ final class ThreadBatchDispatcher {
 	}
 
 	private boolean canDispatch(PartitionState partition) {
-		if (!partition.isDispatchable()) {
+		if (!partition.isDispatchable() || !this.dueGate.isDue(partition.head())) {
 			return false;
 		}
 		// One slice at a time per partition: the next batch waits until the open one is finished.
 		return this.options.ordering() != Ordering.PARTITION || partition.openBatches() == 0;
 	}
 
+	/**
+	 * How long until the head of a partition waiting for its delay falls due, for the poll loop's
+	 * wait; {@code Long.MAX_VALUE} when none waits.
+	 * @return nanoseconds
+	 */
+	long nanosUntilHeadDue() {
+		long millis = Long.MAX_VALUE;
+		for (PartitionState partition : this.partitions.all()) {
+			// A head that is due already waits for a worker, whose completion wakes the loop.
+			long until = partition.isDispatchable() ? this.dueGate.millisUntilDue(partition.head()) : 0;
+			if (until > 0) {
+				millis = Math.min(millis, until);
+			}
+		}
+		return (millis == Long.MAX_VALUE) ? millis : TimeUnit.MILLISECONDS.toNanos(millis);
+	}
+
+	/**
+	 * Opens batches on a partition until one has a message to deliver: a run whose every message
+	 * is filtered is opened and finished at once, so the watermark passes it without a worker.
+	 */
 	private int openBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
+		while (canDispatch(partition)) {
+			int started = openOneBatch(partition, workers, nowNanos, runnable);
+			if (started >= 0) {
+				return started;
+			}
+		}
+		return 0;
+	}
+
+	/** Opens one batch; returns the slices started, or -1 when the whole run was filtered. */
+	private int openOneBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
 		int batchSize = this.options.consumerBatchSize();
-		int buffered = partition.buffered();
+		int buffered = partition.leading(this.options.threadSize() * batchSize, this.dueGate::isDue);
 		int n = Math.min(Math.min(workers, ceilDiv(buffered, batchSize)), this.options.threadSize());
 		if (this.options.ordering() == Ordering.PARTITION) {
 			n = 1;
 		}
-		List<Message<byte[]>> run = partition.take(Math.min(buffered, n * batchSize));
+		List<Message<byte[]>> taken = partition.take(Math.min(buffered, n * batchSize));
+		long first = taken.get(0).offset();
+		long last = taken.get(taken.size() - 1).offset();
+		List<Message<byte[]>> run = this.selector.select(taken);
+		if (run != taken) {
+			partition.finishUnsent(SliceSplitter.unselected(taken, run));
+		}
+		if (run.isEmpty()) {
+			partition.passFiltered(first, last, nowNanos);
+			return -1;
+		}
 		if (this.options.ordering() == Ordering.KEY && !this.warnedKeyless) {
 			warnIfKeyless(run);
 		}
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY)
-				? atMost(byKey(run, n), batchSize) : consecutive(run, n);
+				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), batchSize) : SliceSplitter.consecutive(run, n);
 		int started = 0;
-		for (Slice slice : partition.openBatch(run.get(0).offset(), run.get(run.size() - 1).offset(), parts,
+		// The batch covers the filtered messages too, so the watermark passes them.
+		for (Slice slice : partition.openBatch(first, last, parts,
 				nowNanos)) {
 			if (partition.enterKeyGate(slice)) {
 				runnable.add(slice);
@@ -234,60 +292,8 @@ final class ThreadBatchDispatcher {
 		}
 	}
 
-	/** Consecutive chunks of near-equal size. */
-	private static List<List<Message<byte[]>>> consecutive(List<Message<byte[]>> run, int n) {
-		List<List<Message<byte[]>>> parts = new ArrayList<>(n);
-		int chunk = ceilDiv(run.size(), n);
-		for (int from = 0; from < run.size(); from += chunk) {
-			parts.add(run.subList(from, Math.min(run.size(), from + chunk)));
-		}
-		return parts;
-	}
-
-	/**
-	 * One key always lands in one slice, in offset order; keyless messages fill the smallest slice.
-	 * Empty slices are dropped.
-	 */
-	private static List<List<Message<byte[]>>> byKey(List<Message<byte[]>> run, int n) {
-		List<List<Message<byte[]>>> parts = new ArrayList<>(n);
-		for (int i = 0; i < n; i++) {
-			parts.add(new ArrayList<>());
-		}
-		for (Message<byte[]> message : run) {
-			int target = (message.key() != null) ? Math.floorMod(message.key().hashCode(), n) : smallest(parts);
-			parts.get(target).add(message);
-		}
-		parts.removeIf(List::isEmpty);
-		return parts;
-	}
-
-	/**
-	 * Splits every part longer than {@code max} into consecutive chunks of at most {@code max}, in
-	 * order. The chunks of one key chain through the key gate (they enter it in this order), so a
-	 * hot key keeps its order without handing a listener more than {@code consumer-batch-size}.
-	 */
-	private static List<List<Message<byte[]>>> atMost(List<List<Message<byte[]>>> parts, int max) {
-		List<List<Message<byte[]>>> bounded = new ArrayList<>(parts.size());
-		for (List<Message<byte[]>> part : parts) {
-			for (int from = 0; from < part.size(); from += max) {
-				bounded.add(part.subList(from, Math.min(part.size(), from + max)));
-			}
-		}
-		return bounded;
-	}
-
-	private static int smallest(List<List<Message<byte[]>>> parts) {
-		int best = 0;
-		for (int i = 1; i < parts.size(); i++) {
-			if (parts.get(i).size() < parts.get(best).size()) {
-				best = i;
-			}
-		}
-		return best;
-	}
-
 	private static int ceilDiv(int a, int b) {
-		return (a + b - 1) / b;
+		return SliceSplitter.ceilDiv(a, b);
 	}
 
 }

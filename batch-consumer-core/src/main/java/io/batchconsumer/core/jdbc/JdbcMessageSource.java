@@ -20,6 +20,7 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.SourceUnavailableException;
+import io.batchconsumer.core.TagExpression;
 import io.batchconsumer.core.TopicPartition;
 
 /**
@@ -85,11 +86,11 @@ final class JdbcMessageSource implements MessageSource {
 	private long endOffsetsReadAt = System.nanoTime() - END_OFFSETS_REFRESH_NANOS;
 
 	JdbcMessageSource(Sql sql, JdbcTables tables, Rebalancer rebalancer, String consumerKey, int pullBatchSize,
-			Clock clock, AtomicLong offsetGaps, Runnable onClose) {
+			Clock clock, AtomicLong offsetGaps, Runnable onClose, TagExpression tags) {
 		this.sql = sql;
 		this.tables = tables;
 		this.offsets = new ConsumerOffsets(tables);
-		this.reader = new QueueReader(sql, tables, consumerKey, offsetGaps);
+		this.reader = new QueueReader(sql, tables, consumerKey, offsetGaps, tags);
 		this.rebalancer = rebalancer;
 		this.consumerKey = consumerKey;
 		this.pullBatchSize = pullBatchSize;

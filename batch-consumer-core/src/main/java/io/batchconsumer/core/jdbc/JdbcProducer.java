@@ -66,6 +66,9 @@ final class JdbcProducer implements BatchProducer {
 
 	private final AtomicLong oneWayFailures = new AtomicLong();
 
+	/** Written once by the transport before it is shared; volatile for the producers that read it. */
+	private volatile JdbcSchedule schedule;
+
 	JdbcProducer(Sql sql, JdbcTables tables, Topics topics, Function<Object, byte[]> serializer, Clock clock,
 			Executor oneWay, Consumer<String> stored) {
 		this.sql = sql;
@@ -78,7 +81,7 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	/** A message on its way to the table. */
-	private record Row(int queue, String key, String headers, byte[] payload) {
+	private record Row(int queue, String key, String headers, byte[] payload, String tag) {
 	}
 
 	/**
@@ -105,6 +108,53 @@ final class JdbcProducer implements BatchProducer {
 					"Storing " + rows.size() + " messages in topic '" + topic + "' failed: " + ex.getMessage(), ex);
 			return rows.stream().map((row) -> SendResult.failed(topic, error)).toList();
 		}
+	}
+
+	/**
+	 * Stores at once, or, for a delayed batch, in the schedule table until it is due.
+	 * @throws IllegalArgumentException when a payload cannot be serialized or a key is too long
+	 */
+	@Override
+	public List<SendResult> sendBatch(String topic, List<?> messages, io.batchconsumer.core.SendOptions options) {
+		if (!options.isDelayed() || this.schedule == null) {
+			return sendBatch(topic, messages);
+		}
+		List<OutgoingMessage> outgoing = new ArrayList<>(messages.size());
+		List<byte[]> payloads = new ArrayList<>(messages.size());
+		for (Object element : messages) {
+			OutgoingMessage message = OutgoingMessage.from(element);
+			if (message.key() != null && message.key().length() > MAX_KEY_LENGTH) {
+				throw new IllegalArgumentException("key must be at most " + MAX_KEY_LENGTH + " characters");
+			}
+			outgoing.add(message);
+			payloads.add(payload(message.payload()));
+		}
+		return this.schedule.add(topic, outgoing, payloads, options.deliverAt().toEpochMilli());
+	}
+
+	/** Set once by the transport before any send: where delayed batches wait. */
+	void scheduleIn(JdbcSchedule schedule) {
+		this.schedule = schedule;
+	}
+
+	/**
+	 * Inserts messages into their topic's queues inside the caller's transaction (the schedule's
+	 * move of due messages); the caller tells the sources after the commit.
+	 * @param connection the transaction's connection
+	 * @param topic the topic
+	 * @param messages the messages, payloads as bytes
+	 * @throws SQLException when the database failed
+	 */
+	void insertIn(Connection connection, String topic, List<OutgoingMessage> messages) throws SQLException {
+		insert(connection, topic, rows(messages, this.topics.queues(topic)));
+	}
+
+	/**
+	 * Tells this process's sources that a topic has new messages.
+	 * @param topic the topic
+	 */
+	void notifyStored(String topic) {
+		this.stored.accept(topic);
 	}
 
 	@Override
@@ -150,7 +200,8 @@ final class JdbcProducer implements BatchProducer {
 			}
 			int queue = (key != null) ? Math.floorMod(key.hashCode(), queues)
 					: Math.floorMod(this.roundRobin.getAndIncrement(), queues);
-			rows.add(new Row(queue, key, HeaderCodec.encode(message.headers()), payload(message.payload())));
+			rows.add(new Row(queue, key, HeaderCodec.encode(message.headers()), payload(message.payload()),
+					message.tag()));
 		}
 		return rows;
 	}
@@ -193,7 +244,8 @@ final class JdbcProducer implements BatchProducer {
 		long[] offsets = new long[rows.size()];
 		long now = this.clock.millis();
 		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.message()
-				+ " (topic, queue_id, msg_offset, msg_key, headers, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+				+ " (topic, queue_id, msg_offset, msg_key, headers, payload, created_at, tag)"
+				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
 			for (int i = 0; i < rows.size(); i++) {
 				Row row = rows.get(i);
 				offsets[i] = next.get(row.queue())[0]++;
@@ -204,6 +256,7 @@ final class JdbcProducer implements BatchProducer {
 				insert.setString(5, row.headers());
 				insert.setBytes(6, row.payload());
 				insert.setLong(7, now);
+				insert.setString(8, row.tag());
 				insert.addBatch();
 			}
 			insert.executeBatch();

@@ -94,23 +94,28 @@ final class JdbcSchema {
 
 	/**
 	 * Brings tables created by an older version up to date: {@code replayed_at} of the dead-letter
-	 * table (added with dead-letter replay). The probe runs on its own connection, so a failed probe
-	 * does not spoil a transaction (PostgreSQL).
+	 * table (added with dead-letter replay) and {@code tag} of the message table (added with tag
+	 * subscriptions; existing messages have no tag). Each probe runs on its own connection, so a
+	 * failed probe does not spoil a transaction (PostgreSQL).
 	 */
 	private void addMissingColumns() {
-		String table = this.tables.deadLetter();
-		if (hasColumn(table, "replayed_at")) {
+		addMissingColumn(this.tables.deadLetter(), "replayed_at", "BIGINT");
+		addMissingColumn(this.tables.message(), "tag", "VARCHAR(128)");
+	}
+
+	private void addMissingColumn(String table, String column, String type) {
+		if (hasColumn(table, column)) {
 			return;
 		}
 		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
-			statement.execute("ALTER TABLE " + table + " ADD COLUMN replayed_at BIGINT");
+			statement.execute("ALTER TABLE " + table + " ADD COLUMN " + column + " " + type);
 			if (!connection.getAutoCommit()) {
 				connection.commit();
 			}
-			logger.info("Added the column replayed_at to {}", table);
+			logger.info("Added the column {} to {}", column, table);
 		}
 		catch (SQLException ex) {
-			throw new IllegalStateException("Cannot add the column replayed_at to " + table + ": " + ex.getMessage(), ex);
+			throw new IllegalStateException("Cannot add the column " + column + " to " + table + ": " + ex.getMessage(), ex);
 		}
 	}
 

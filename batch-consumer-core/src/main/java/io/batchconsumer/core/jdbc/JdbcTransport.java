@@ -74,6 +74,15 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 
 	private final ScheduledExecutorService cleaner;
 
+	/** Delayed sends wait here until due. */
+	private final JdbcSchedule schedule;
+
+	/** Runs {@link JdbcSchedule#moveDue()} on {@code batch-consumer-jdbc-schedule} every 100 ms. */
+	private final ScheduledExecutorService mover;
+
+	/** Cleared by {@link #close()}; read by the mover thread. */
+	private volatile boolean open = true;
+
 	/** Sources of this process, told when a producer stored messages; concurrent set. */
 	private final Set<JdbcMessageSource> sources = ConcurrentHashMap.newKeySet();
 
@@ -136,6 +145,47 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		});
 		long every = Math.min(Duration.ofMinutes(1).toMillis(), settings.retention().toMillis() / 10);
 		this.cleaner.scheduleWithFixedDelay(this::purgeQuietly, every, every, TimeUnit.MILLISECONDS);
+		this.schedule = new JdbcSchedule(this.sql, this.tables, this.producer, clock);
+		this.producer.scheduleIn(this.schedule);
+		this.mover = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+			Thread thread = new Thread(runnable, "batch-consumer-jdbc-schedule");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.mover.scheduleWithFixedDelay(this::moveQuietly, 100, 100, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * The container's retry queue: the schedule table, then the topic
+	 * {@code bc.retry.<group>.<id>}. None in broadcast mode (every instance would get every retry):
+	 * retries then wait on their worker.
+	 */
+	@Override
+	public io.batchconsumer.core.RetryQueue retryQueue(io.batchconsumer.core.ContainerOptions options) {
+		if (options.mode() == io.batchconsumer.core.ConsumptionMode.BROADCAST) {
+			return null;
+		}
+		return new JdbcRetryQueue(this.schedule, options.group(), options.id());
+	}
+
+	/**
+	 * How many delayed messages wait in the schedule table (of every instance).
+	 * @return the count
+	 */
+	public long scheduledMessages() {
+		return this.schedule.waiting();
+	}
+
+	/** Moves due scheduled messages until none is left; a failure is retried on the next tick. */
+	private void moveQuietly() {
+		try {
+			while (this.open && this.schedule.moveDue() > 0) {
+				// more may be due
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Moving due scheduled messages failed, trying again: {}", ex.toString());
+		}
 	}
 
 	/**
@@ -160,7 +210,7 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 				consumerKey, this.settings.leaseDuration(), this.clock);
 		JdbcMessageSource[] self = new JdbcMessageSource[1];
 		self[0] = new JdbcMessageSource(this.sql, this.tables, rebalancer, consumerKey, options.pullBatchSize(),
-				this.clock, this.offsetGaps, () -> this.sources.remove(self[0]));
+				this.clock, this.offsetGaps, () -> this.sources.remove(self[0]), options.tagExpression());
 		this.sources.add(self[0]);
 		return self[0];
 	}
@@ -228,12 +278,17 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	public void close() {
 		// Never shutdownNow: an interrupt inside JDBC makes H2 close a file database for everyone.
 		this.retention.stop();
+		this.open = false;
+		this.mover.shutdown();
 		this.cleaner.shutdown();
 		this.oneWay.shutdown();
 		try {
 			if (!this.cleaner.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
 				logger.warn("The retention clean-up was still running when the JDBC transport closed; it stops after "
 						+ "its current statement");
+			}
+			if (!this.mover.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+				logger.warn("A move of due scheduled messages was still running when the JDBC transport closed");
 			}
 			if (!this.oneWay.awaitTermination(30, TimeUnit.SECONDS)) {
 				logger.warn("One-way batches were still being stored when the JDBC transport closed");

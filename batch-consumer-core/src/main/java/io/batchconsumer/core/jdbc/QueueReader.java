@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.SourceUnavailableException;
+import io.batchconsumer.core.TagExpression;
 import io.batchconsumer.core.TopicPartition;
 
 /**
@@ -28,11 +29,18 @@ import io.batchconsumer.core.TopicPartition;
  * and logs it as an error, since the messages in between were never read by this consumer and are
  * gone (retention went past a broadcast instance that was away, a manual delete, or a bug).
  *
+ * <p>With a tag subscription ({@code tags = "created || paid"}) the query transfers the payload of
+ * the selected tags only: a row of another tag comes back with its offset, headers and tag but an
+ * empty payload, so the offsets stay dense (a filtered range is not a gap) and the engine finishes
+ * it as filtered without a listener call.
+ *
  * <p>Threading: called by the source's owner thread; the gap counter is shared and atomic.
  */
 final class QueueReader {
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueReader.class);
+
+	private static final byte[] EMPTY = new byte[0];
 
 	private final Sql sql;
 
@@ -42,7 +50,10 @@ final class QueueReader {
 
 	private final AtomicLong gaps;
 
-	QueueReader(Sql sql, JdbcTables tables, String consumerKey, AtomicLong gaps) {
+	private final TagExpression tags;
+
+	QueueReader(Sql sql, JdbcTables tables, String consumerKey, AtomicLong gaps, TagExpression tags) {
+		this.tags = tags;
 		this.sql = sql;
 		this.tables = tables;
 		this.consumerKey = consumerKey;
@@ -85,14 +96,14 @@ final class QueueReader {
 		List<Message<byte[]>> messages = new ArrayList<>();
 		Map<OwnedQueue, Long> positions = new IdentityHashMap<>();
 		List<Gap> gaps = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement(
-				"SELECT msg_offset, msg_key, headers, payload, created_at FROM " + this.tables.message()
-						+ " WHERE topic = ? AND queue_id = ? AND msg_offset >= ?"
-						// The whole key, so that H2 reads the index in order and stops at the limit.
-						+ " ORDER BY topic, queue_id, msg_offset LIMIT ?")) {
+		try (PreparedStatement select = connection.prepareStatement(selectSql())) {
+			int first = 1;
+			for (String tag : this.tags.tags()) {
+				select.setString(first++, tag);
+			}
 			for (int i = 0; i < queues.size() && messages.size() < max; i++) {
 				OwnedQueue queue = queues.get(i);
-				long next = readQueue(select, queue, max - messages.size(), messages, gaps);
+				long next = readQueue(select, first, queue, max - messages.size(), messages, gaps);
 				if (next != queue.position) {
 					positions.put(queue, next);
 				}
@@ -101,14 +112,27 @@ final class QueueReader {
 		return new Batch(messages, positions, gaps);
 	}
 
+	/** The poll's query: the payload only of the subscribed tags, when there is a subscription. */
+	private String selectSql() {
+		String payload = "payload";
+		if (!this.tags.isAll()) {
+			String marks = String.join(", ", java.util.Collections.nCopies(this.tags.tags().size(), "?"));
+			payload = "CASE WHEN tag IN (" + marks + ") THEN payload END";
+		}
+		return "SELECT msg_offset, msg_key, headers, " + payload + ", created_at, tag FROM " + this.tables.message()
+				+ " WHERE topic = ? AND queue_id = ? AND msg_offset >= ?"
+				// The whole key, so that H2 reads the index in order and stops at the limit.
+				+ " ORDER BY topic, queue_id, msg_offset LIMIT ?";
+	}
+
 	/** Reads one queue; returns the offset after the last message read. */
-	private static long readQueue(PreparedStatement select, OwnedQueue queue, int limit, List<Message<byte[]>> into,
-			List<Gap> gaps) throws SQLException {
+	private static long readQueue(PreparedStatement select, int first, OwnedQueue queue, int limit,
+			List<Message<byte[]>> into, List<Gap> gaps) throws SQLException {
 		TopicPartition tp = queue.queue;
-		select.setString(1, tp.topic());
-		select.setInt(2, tp.partition());
-		select.setLong(3, queue.position);
-		select.setInt(4, limit);
+		select.setString(first, tp.topic());
+		select.setInt(first + 1, tp.partition());
+		select.setLong(first + 2, queue.position);
+		select.setInt(first + 3, limit);
 		long expected = queue.position;
 		try (ResultSet rs = select.executeQuery()) {
 			while (rs.next()) {
@@ -116,12 +140,24 @@ final class QueueReader {
 				if (offset != expected) {
 					gaps.add(new Gap(tp, expected, offset));
 				}
-				into.add(Message.raw(tp.topic(), tp.partition(), offset, rs.getString(2), rs.getBytes(4),
-						HeaderCodec.decode(rs.getString(3)), rs.getLong(5)));
+				into.add(message(tp, offset, rs));
 				expected = offset + 1;
 			}
 		}
 		return expected;
+	}
+
+	/** A row as a message; a row the tag subscription left out has an empty payload and its tag. */
+	private static Message<byte[]> message(TopicPartition tp, long offset, ResultSet rs) throws SQLException {
+		byte[] payload = rs.getBytes(4);
+		Map<String, String> headers = HeaderCodec.decode(rs.getString(3));
+		String tag = rs.getString(6);
+		if (tag != null && !tag.equals(headers.get(Message.TAG_HEADER))) {
+			headers = new java.util.HashMap<>(headers);
+			headers.put(Message.TAG_HEADER, tag);
+		}
+		return Message.raw(tp.topic(), tp.partition(), offset, rs.getString(2), (payload != null) ? payload : EMPTY,
+				headers, rs.getLong(5));
 	}
 
 }

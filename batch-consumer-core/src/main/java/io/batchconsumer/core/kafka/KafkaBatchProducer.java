@@ -96,6 +96,22 @@ public final class KafkaBatchProducer implements BatchProducer {
 		logger.warn("A one-way send to {} failed: {}", topic, error.toString());
 	}
 
+	/**
+	 * Sends at once; a delayed batch carries {@link io.batchconsumer.core.Message#DELIVER_AT_HEADER}
+	 * on every record and consumers hold it until then (consumer-side holding: a delayed record at
+	 * the head of a partition holds the records behind it).
+	 */
+	@Override
+	public List<SendResult> sendBatch(String topic, List<?> messages, io.batchconsumer.core.SendOptions options) {
+		if (!options.isDelayed()) {
+			return sendBatch(topic, messages);
+		}
+		String at = Long.toString(options.deliverAt().toEpochMilli());
+		return sendBatch(topic, messages.stream()
+			.map((element) -> OutgoingMessage.from(element).withHeader(io.batchconsumer.core.Message.DELIVER_AT_HEADER, at))
+			.toList());
+	}
+
 	private List<ProducerRecord<String, byte[]>> records(String topic, List<?> messages) {
 		Objects.requireNonNull(topic, "topic");
 		List<ProducerRecord<String, byte[]>> records = new ArrayList<>(messages.size());

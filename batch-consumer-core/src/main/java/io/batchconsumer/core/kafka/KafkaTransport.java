@@ -110,6 +110,26 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		return new KafkaDeadLetterSink(this.clients, this.deadLetterTopics, DEAD_LETTER_TIMEOUT, options.group());
 	}
 
+	/**
+	 * The container's retry topic {@code bc.retry.<group>.<id>}, created when missing. None in
+	 * broadcast mode (every instance would get every retry): retries then wait on their worker.
+	 */
+	@Override
+	public io.batchconsumer.core.RetryQueue retryQueue(ContainerOptions options) {
+		if (options.mode() == io.batchconsumer.core.ConsumptionMode.BROADCAST) {
+			return null;
+		}
+		String topic = KafkaRetryQueue.topicOf(options.group(), options.id());
+		try {
+			this.deadLetterTopics.ensure(topic);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while creating the retry topic " + topic, ex);
+		}
+		return new KafkaRetryQueue(this.producer, topic);
+	}
+
 	@Override
 	public KafkaBatchProducer producer() {
 		return this.producer;

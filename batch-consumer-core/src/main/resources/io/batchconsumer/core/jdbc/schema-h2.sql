@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}message (
 	headers VARCHAR,
 	payload VARBINARY NOT NULL,
 	created_at BIGINT NOT NULL,
+	tag VARCHAR(128),
 	PRIMARY KEY (topic, queue_id, msg_offset)
 );
 
@@ -79,3 +80,19 @@ CREATE TABLE IF NOT EXISTS ${prefix}dead_letter (
 	created_at BIGINT NOT NULL,
 	replayed_at BIGINT
 );
+
+-- Messages sent with a delay (SendOptions.delay/deliverAt): each waits here until deliver_at, then
+-- one transaction inserts it into its topic's queue and deletes it here, so queue offsets stay in
+-- the order messages became visible. The tag travels in the headers (bc-tag).
+CREATE TABLE IF NOT EXISTS ${prefix}schedule (
+	id VARCHAR(36) NOT NULL,
+	topic VARCHAR(200) NOT NULL,
+	msg_key VARCHAR(1000),
+	headers VARCHAR,
+	payload VARBINARY NOT NULL,
+	deliver_at BIGINT NOT NULL,
+	created_at BIGINT NOT NULL,
+	PRIMARY KEY (id)
+);
+
+CREATE INDEX IF NOT EXISTS ${prefix}schedule_due ON ${prefix}schedule (deliver_at);

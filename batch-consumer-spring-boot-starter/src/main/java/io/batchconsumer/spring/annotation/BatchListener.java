@@ -84,4 +84,13 @@ public @interface BatchListener {
 	 */
 	String autoStartup() default "";
 
+	/**
+	 * The tag subscription in RocketMQ's syntax: {@code created || paid}; {@code *} or empty
+	 * accepts every message. Other messages are finished without calling the method and counted
+	 * as {@code batch.consumer.messages{outcome=filtered}}. Falls back to
+	 * {@code batch-consumer.listeners.<id>.tags}.
+	 * @return the tag expression
+	 */
+	String tags() default "";
+
 }

@@ -14,6 +14,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.core.MessageFilter;
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.spring.annotation.BatchListenerAnnotationBeanPostProcessor;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
@@ -75,6 +76,7 @@ public final class BatchConsumerAutoConfiguration {
 	 * @param transport the transport
 	 * @param converter the payload converter
 	 * @param effectiveOptions where the factory records each listener's effective options
+	 * @param filters the {@link MessageFilter} beans; each applies to the listeners it names
 	 * @return the factory
 	 */
 	@Bean
@@ -82,13 +84,13 @@ public final class BatchConsumerAutoConfiguration {
 	BatchContainerFactory batchContainerFactory(BatchConsumerProperties properties, Environment environment,
 			ObjectProvider<BatchContainerCustomizer> customizers, ObjectProvider<ContainerObserverFactory> observerFactories,
 			ObjectProvider<SliceListenerDecorator> decorators, Transport transport, PayloadConverter converter,
-			EffectiveOptions effectiveOptions) {
+			EffectiveOptions effectiveOptions, ObjectProvider<MessageFilter> filters) {
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
 				environment.getProperty("spring.application.name"), new PropertyOrigins(environment));
 		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(),
 				observerFactories.orderedStream().toList(), decorators.orderedStream().toList(),
 				WorkerThreadsResolver.resolve(properties, environment, Runtime.version().feature()), transport, converter,
-				effectiveOptions);
+				effectiveOptions, filters.orderedStream().toList());
 	}
 
 	/**

@@ -288,6 +288,12 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 		private List<String> topics = new ArrayList<>();
 
 		/**
+		 * Tag subscription in RocketMQ's syntax ('created || paid'); '*' or empty accepts every
+		 * message. Other messages are finished without calling the listener.
+		 */
+		private String tags;
+
+		/**
 		 * Creates overrides with nothing set.
 		 */
 		public Listener() {
@@ -300,6 +306,14 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 
 		public void setTopics(List<String> topics) {
 			this.topics = topics;
+		}
+
+		public String getTags() {
+			return this.tags;
+		}
+
+		public void setTags(String tags) {
+			this.tags = tags;
 		}
 
 	}

@@ -9,6 +9,7 @@ import org.springframework.aop.support.AopUtils;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.MessageFilter;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.WorkerThreads;
@@ -21,8 +22,9 @@ import io.batchconsumer.spring.listener.PayloadConverter;
 /**
  * Creates each listener's container from the {@code batch-consumer.*} properties, the
  * annotation, the {@link BatchContainerCustomizer}s and the configured {@link Transport}; each
- * container is observed by what the {@link ContainerObserverFactory} beans give it, and its listener
- * wrapped by the {@link SliceListenerDecorator}s.
+ * container is observed by what the {@link ContainerObserverFactory} beans give it, its listener
+ * wrapped by the {@link SliceListenerDecorator}s, and filtered by every {@link MessageFilter} bean
+ * that applies to its id.
  *
  * <p>Threading: stateless after construction.
  */
@@ -44,10 +46,13 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final EffectiveOptions effectiveOptions;
 
+	private final List<MessageFilter> filters;
+
 	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
 			List<ContainerObserverFactory> observerFactories, List<SliceListenerDecorator> decorators,
 			WorkerThreads workerThreads, Transport transport, PayloadConverter converter,
-			EffectiveOptions effectiveOptions) {
+			EffectiveOptions effectiveOptions, List<MessageFilter> filters) {
+		this.filters = List.copyOf(filters);
 		this.resolver = resolver;
 		this.effectiveOptions = effectiveOptions;
 		this.customizers = List.copyOf(customizers);
@@ -75,7 +80,18 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		}
 		return new BatchContainer(options, this.transport.createSource(options), listener,
 				this.transport.deadLetterSink(options),
-				CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads);
+				CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads,
+				filterOf(options.id()), options.usesRetryQueue() ? this.transport.retryQueue(options) : null,
+				java.time.Clock.systemUTC());
+	}
+
+	/** The filters that apply to a listener, combined; {@code null} when none does. */
+	private MessageFilter filterOf(String id) {
+		List<MessageFilter> applying = this.filters.stream().filter((filter) -> filter.appliesTo(id)).toList();
+		if (applying.isEmpty()) {
+			return null;
+		}
+		return (applying.size() == 1) ? applying.get(0) : MessageFilter.allOf(applying);
 	}
 
 	@Override

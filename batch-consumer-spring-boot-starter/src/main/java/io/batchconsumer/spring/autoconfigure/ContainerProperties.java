@@ -64,6 +64,12 @@ public class ContainerProperties {
 	 */
 	private Duration shutdownTimeout;
 
+	/**
+	 * How long after its timestamp a message reaches the listener at the earliest; 0 delivers at
+	 * once. A partition waits for its head without holding a thread.
+	 */
+	private Duration delay;
+
 	private final FlowControl flowControl = new FlowControl();
 
 	private final Commit commit = new Commit();
@@ -152,6 +158,14 @@ public class ContainerProperties {
 
 	public void setShutdownTimeout(Duration shutdownTimeout) {
 		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	public Duration getDelay() {
+		return this.delay;
+	}
+
+	public void setDelay(Duration delay) {
+		this.delay = delay;
 	}
 
 	public FlowControl getFlowControl() {
@@ -275,6 +289,34 @@ public class ContainerProperties {
 		 * How long to wait at most between two retries.
 		 */
 		private Duration maxBackoff;
+
+		/**
+		 * A retry whose back-off is longer goes to the transport's retry queue (JDBC: the schedule
+		 * table) instead of waiting on its worker; needs ordering 'unordered'.
+		 */
+		private Duration blockingLimit;
+
+		/**
+		 * Back-offs by retry, comma-separated, like RocketMQ's delay levels ('1s,5s,10s,30s,1m,2m');
+		 * the last one repeats. Empty: exponential from 'backoff'.
+		 */
+		private String levels;
+
+		public Duration getBlockingLimit() {
+			return this.blockingLimit;
+		}
+
+		public void setBlockingLimit(Duration blockingLimit) {
+			this.blockingLimit = blockingLimit;
+		}
+
+		public String getLevels() {
+			return this.levels;
+		}
+
+		public void setLevels(String levels) {
+			this.levels = levels;
+		}
 
 		public Integer getMaxAttempts() {
 			return this.maxAttempts;

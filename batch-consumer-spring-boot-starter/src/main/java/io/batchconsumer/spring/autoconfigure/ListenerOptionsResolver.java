@@ -135,6 +135,10 @@ final class ListenerOptionsResolver {
 			return new Choice(OptionTable.read(this.properties, option), source, property,
 					this.origins.origin(property));
 		}
+		if (option != ContainerOption.TOPICS) {
+			// An option of the annotation and the listener only (tags): its default.
+			return new Choice(option.defaultValue(), Source.DEFAULT, naming.attributeOrProperty(option), null);
+		}
 		Object fallback = (naming.endpoint != null) ? List.of() : PLACEHOLDER_TOPICS;
 		return new Choice(fallback, Source.DEFAULT, naming.attributeOrProperty(option), null);
 	}

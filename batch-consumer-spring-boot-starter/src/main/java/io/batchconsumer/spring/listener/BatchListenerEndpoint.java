@@ -19,15 +19,34 @@ import java.util.Objects;
  * @param consumerBatchSize the slice size as text or {@code null}
  * @param mode the consumption mode or {@code null}
  * @param autoStartup whether to start automatically, as text, or {@code null}
+ * @param tags the tag expression or {@code null}
  */
 public record BatchListenerEndpoint(String id, Object bean, Method method, List<String> topics, String group,
-		String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup) {
+		String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup, String tags) {
 
 	public BatchListenerEndpoint {
 		Objects.requireNonNull(id, "id");
 		Objects.requireNonNull(bean, "bean");
 		Objects.requireNonNull(method, "method");
 		topics = List.copyOf(topics);
+	}
+
+	/**
+	 * An endpoint without a tag expression.
+	 * @param id the container id
+	 * @param bean the bean that declares the method
+	 * @param method the method
+	 * @param topics the topics
+	 * @param group the group or {@code null}
+	 * @param ordering the ordering or {@code null}
+	 * @param threadSize the thread count as text or {@code null}
+	 * @param consumerBatchSize the slice size as text or {@code null}
+	 * @param mode the consumption mode or {@code null}
+	 * @param autoStartup whether to start automatically, as text, or {@code null}
+	 */
+	public BatchListenerEndpoint(String id, Object bean, Method method, List<String> topics, String group,
+			String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup) {
+		this(id, bean, method, topics, group, ordering, threadSize, consumerBatchSize, mode, autoStartup, null);
 	}
 
 	/**

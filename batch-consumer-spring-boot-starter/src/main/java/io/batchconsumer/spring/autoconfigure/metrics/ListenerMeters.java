@@ -63,6 +63,8 @@ final class ListenerMeters {
 				ContainerStats::messagesDeadLettered);
 		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "skipped"),
 				ContainerStats::messagesSkipped);
+		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "filtered"),
+				ContainerStats::messagesFiltered);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "success"),
 				ContainerStats::commitsSucceeded);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "failure"),

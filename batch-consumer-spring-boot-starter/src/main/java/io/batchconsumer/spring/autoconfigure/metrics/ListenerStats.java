@@ -128,7 +128,8 @@ final class ListenerStats {
 				a.flowControlSize() + b.flowControlSize(), a.flowControlSpan() + b.flowControlSpan(),
 				a.messagesSucceeded() + b.messagesSucceeded(), a.messagesRetried() + b.messagesRetried(),
 				a.messagesDeadLettered() + b.messagesDeadLettered(), a.messagesSkipped() + b.messagesSkipped(),
-				a.commitsSucceeded() + b.commitsSucceeded(), a.commitsFailed() + b.commitsFailed(), 0, null, 0);
+				a.commitsSucceeded() + b.commitsSucceeded(), a.commitsFailed() + b.commitsFailed(), 0, null, 0, null,
+				a.messagesFiltered() + b.messagesFiltered());
 	}
 
 }

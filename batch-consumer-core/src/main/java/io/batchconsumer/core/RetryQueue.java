@@ -1,0 +1,79 @@
+package io.batchconsumer.core;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The transport SPI for retries that do not hold a thread: a failed message whose next back-off is
+ * longer than {@code retry.blocking-limit} is stored here with its attempt and due time, and the
+ * original is finished (the watermark moves on, the worker is free). When due it comes back to the
+ * same container through {@link #topic()}, which the container subscribes to as well, with the
+ * headers {@link #ATTEMPT}, {@link #ORIGINAL_TOPIC}, {@link #ORIGINAL_PARTITION} and
+ * {@link #ORIGINAL_OFFSET}.
+ *
+ * <p>Threading: called by worker threads, concurrently; implementations must be thread-safe.
+ */
+public interface RetryQueue {
+
+	/** The header with the delivery attempt a retried message comes back with. */
+	String ATTEMPT = "bc-attempt";
+
+	/** The header with the topic the message was first read from. */
+	String ORIGINAL_TOPIC = "bc-original-topic";
+
+	/** The header with the partition it was first read from. */
+	String ORIGINAL_PARTITION = "bc-original-partition";
+
+	/** The header with the offset it was first read from. */
+	String ORIGINAL_OFFSET = "bc-original-offset";
+
+	/**
+	 * The topic retried messages come back through; one per container.
+	 * @return the topic
+	 */
+	String topic();
+
+	/**
+	 * Stores messages to deliver again at a time. Returns only when they are stored.
+	 * @param messages the messages, each with the {@link Message#deliveryAttempt()} it comes back with
+	 * @param dueAt when they are due
+	 * @throws Exception when they could not be stored; the engine then retries in place
+	 */
+	void schedule(List<Message<byte[]>> messages, Instant dueAt) throws Exception;
+
+	/**
+	 * The headers of a message as it goes to the retry queue: its own, the attempt, and where it was
+	 * first read (kept when it was a retry already).
+	 * @param message the message, with the attempt it comes back with
+	 * @return the headers
+	 */
+	static java.util.Map<String, String> headersOf(Message<byte[]> message) {
+		java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(message.headers());
+		headers.put(ATTEMPT, Integer.toString(message.deliveryAttempt()));
+		headers.putIfAbsent(ORIGINAL_TOPIC, message.topic());
+		headers.putIfAbsent(ORIGINAL_PARTITION, Integer.toString(message.partition()));
+		headers.putIfAbsent(ORIGINAL_OFFSET, Long.toString(message.offset()));
+		headers.remove(Message.DELIVER_AT_HEADER);
+		return headers;
+	}
+
+	/**
+	 * The attempt a message read from a retry topic comes with: its {@link #ATTEMPT} header, else 1.
+	 * @param message the message
+	 * @return the message with that delivery attempt
+	 */
+	static Message<byte[]> restoreAttempt(Message<byte[]> message) {
+		String attempt = message.headers().get(ATTEMPT);
+		if (attempt == null) {
+			return message;
+		}
+		try {
+			int value = Integer.parseInt(attempt);
+			return (value > 1) ? message.withDeliveryAttempt(value) : message;
+		}
+		catch (NumberFormatException ex) {
+			return message;
+		}
+	}
+
+}

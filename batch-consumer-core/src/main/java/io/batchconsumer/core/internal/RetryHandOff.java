@@ -1,0 +1,104 @@
+package io.batchconsumer.core.internal;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.batchconsumer.core.ContainerOption;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.RetryQueue;
+
+/**
+ * Hands failed messages whose back-off exceeds {@code retry.blocking-limit} to the transport's
+ * {@link RetryQueue}, due after the back-off: they are finished where they failed and come back
+ * through the queue's topic, so no worker waits for them. The due time is taken from the engine's
+ * {@link Ticker}.
+ *
+ * <p>Threading: called by workers concurrently; holds no mutable state (the counter is a
+ * {@code LongAdder}, the queue is thread-safe by its contract).
+ */
+final class RetryHandOff {
+
+	private static final Logger logger = LoggerFactory.getLogger(RetryHandOff.class);
+
+	private final String id;
+
+	private final RetryQueue queue;
+
+	private final Counters counters;
+
+	private final Ticker ticker;
+
+	RetryHandOff(String id, RetryQueue queue, Counters counters, Ticker ticker) {
+		this.id = id;
+		this.queue = queue;
+		this.counters = counters;
+		this.ticker = ticker;
+	}
+
+	/**
+	 * Whether a container uses its retry queue: it has one and a back-off exceeds the blocking limit.
+	 * @throws io.batchconsumer.core.InvalidOptionException when it would under {@code key} or
+	 *         {@code partition} ordering
+	 */
+	static boolean isUsed(ContainerOptions options, RetryQueue queue) {
+		if (queue == null || !options.usesRetryQueue()) {
+			return false;
+		}
+		checkOrderingAllowsRetryQueue(options);
+		return true;
+	}
+
+	/** The options with the retry queue's topic added to the topics, unchanged without a queue. */
+	static ContainerOptions subscribed(ContainerOptions options, RetryQueue queue) {
+		if (queue == null) {
+			return options;
+		}
+		List<String> topics = new ArrayList<>(options.topics());
+		topics.add(queue.topic());
+		return options.toBuilder().topics(topics).build();
+	}
+
+	/**
+	 * A message sent to the retry queue lets later messages of its key pass it, so the retry queue
+	 * and {@code key}/{@code partition} ordering are refused together, naming the properties.
+	 */
+	private static void checkOrderingAllowsRetryQueue(ContainerOptions options) {
+		if (options.ordering() != Ordering.UNORDERED) {
+			throw ContainerOption.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit()
+					+ ") is below a back-off of retry.backoff/retry.levels, so failed messages of listener '"
+					+ options.id() + "' would go to the retry queue and later messages of their key would pass them, "
+					+ "which ordering=" + options.ordering().name().toLowerCase(Locale.ROOT)
+					+ " forbids: set ordering=unordered, or raise retry.blocking-limit above the longest back-off "
+					+ "(retries then wait on their worker)");
+		}
+	}
+
+	/**
+	 * Stores messages in the retry queue, due after the back-off.
+	 * @param messages the messages, with the attempt they will be delivered with next
+	 * @param backoff the back-off before that attempt
+	 * @return whether they were stored (finished here); {@code false} when the queue failed, and
+	 *         they are retried in place
+	 */
+	boolean enqueue(List<Message<byte[]>> messages, Duration backoff) {
+		try {
+			this.queue.schedule(messages, Instant.ofEpochMilli(this.ticker.currentTimeMillis()).plus(backoff));
+			this.counters.queuedForRetry.add(messages.size());
+			return true;
+		}
+		catch (Exception ex) {
+			logger.warn("Container '{}' could not store {} messages in its retry queue, retrying them in place: {}",
+					this.id, messages.size(), ex.toString());
+			return false;
+		}
+	}
+
+}

@@ -1,0 +1,156 @@
+package io.batchconsumer.core.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.SourceUnavailableException;
+
+/**
+ * The schedule table of delayed sends (RocketMQ's schedule topic): a delayed message waits in
+ * {@code <prefix>schedule} and, once due, one transaction inserts it into its topic's queue (taking
+ * the next offset then) and deletes it from the schedule. So queue offsets stay in the order
+ * messages became visible, the watermark never waits for a future message, and a crash between
+ * the two steps is impossible: either both happened or neither.
+ *
+ * <p>Several instances may move at once: the due rows are read {@code FOR UPDATE} and every delete
+ * must remove its row, or the move rolls back (another instance moved it) — a message is never
+ * moved twice.
+ *
+ * <p>Threading: {@link #add} is called by producer threads; {@link #moveDue()} by the transport's
+ * schedule thread. It holds no mutable state.
+ */
+final class JdbcSchedule {
+
+	private static final Logger logger = LoggerFactory.getLogger(JdbcSchedule.class);
+
+	/** The most due messages one move takes. */
+	private static final int MOVE_BATCH = 500;
+
+	private final Sql sql;
+
+	private final String table;
+
+	private final JdbcProducer producer;
+
+	private final Clock clock;
+
+	JdbcSchedule(Sql sql, JdbcTables tables, JdbcProducer producer, Clock clock) {
+		this.sql = sql;
+		this.table = tables.prefix() + "schedule";
+		this.producer = producer;
+		this.clock = clock;
+	}
+
+	/**
+	 * Stores messages to deliver at a time, in one transaction.
+	 * @param topic the topic
+	 * @param messages the messages
+	 * @param payloads their serialized payloads, in order
+	 * @param deliverAtMillis when they are due
+	 * @return one result per message: stored, with no partition nor offset yet ({@code -1})
+	 */
+	List<SendResult> add(String topic, List<OutgoingMessage> messages, List<byte[]> payloads, long deliverAtMillis) {
+		try {
+			this.sql.inTransactionOrThrow((connection) -> insert(connection, topic, messages, payloads, deliverAtMillis));
+			return messages.stream().map((message) -> SendResult.stored(topic, -1, -1)).toList();
+		}
+		catch (SQLException ex) {
+			SourceUnavailableException error = new SourceUnavailableException("Scheduling " + messages.size()
+					+ " messages for topic '" + topic + "' failed: " + ex.getMessage(), ex);
+			return messages.stream().map((message) -> SendResult.failed(topic, error)).toList();
+		}
+	}
+
+	private Void insert(Connection connection, String topic, List<OutgoingMessage> messages, List<byte[]> payloads,
+			long deliverAtMillis) throws SQLException {
+		long now = this.clock.millis();
+		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.table
+				+ " (id, topic, msg_key, headers, payload, deliver_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+			for (int i = 0; i < messages.size(); i++) {
+				OutgoingMessage message = messages.get(i);
+				insert.setString(1, UUID.randomUUID().toString());
+				insert.setString(2, topic);
+				insert.setString(3, message.key());
+				insert.setString(4, HeaderCodec.encode(message.headers()));
+				insert.setBytes(5, payloads.get(i));
+				insert.setLong(6, deliverAtMillis);
+				insert.setLong(7, now);
+				insert.addBatch();
+			}
+			insert.executeBatch();
+		}
+		return null;
+	}
+
+	/**
+	 * Moves the due messages (up to a batch) into their queues.
+	 * @return how many were moved
+	 * @throws SourceUnavailableException when the database failed; nothing was moved
+	 */
+	int moveDue() {
+		Map<String, List<OutgoingMessage>> moved = this.sql.inTransaction("Moving due scheduled messages", this::move);
+		moved.keySet().forEach(this.producer::notifyStored);
+		return moved.values().stream().mapToInt(List::size).sum();
+	}
+
+	private Map<String, List<OutgoingMessage>> move(Connection connection) throws SQLException {
+		Map<String, List<OutgoingMessage>> byTopic = new LinkedHashMap<>();
+		List<String> ids = new ArrayList<>();
+		try (PreparedStatement select = connection.prepareStatement("SELECT id, topic, msg_key, headers, payload FROM "
+				+ this.table + " WHERE deliver_at <= ? ORDER BY deliver_at, created_at, id LIMIT " + MOVE_BATCH
+				+ " FOR UPDATE")) {
+			select.setLong(1, this.clock.millis());
+			try (ResultSet rs = select.executeQuery()) {
+				while (rs.next()) {
+					ids.add(rs.getString(1));
+					byTopic.computeIfAbsent(rs.getString(2), (topic) -> new ArrayList<>())
+						.add(new OutgoingMessage(rs.getString(3), HeaderCodec.decode(rs.getString(4)), rs.getBytes(5)));
+				}
+			}
+		}
+		if (ids.isEmpty()) {
+			return byTopic;
+		}
+		try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + this.table + " WHERE id = ?")) {
+			for (String id : ids) {
+				delete.setString(1, id);
+				if (delete.executeUpdate() != 1) {
+					throw new SQLException("scheduled message " + id + " was moved by another instance");
+				}
+			}
+		}
+		for (Map.Entry<String, List<OutgoingMessage>> entry : byTopic.entrySet()) {
+			this.producer.insertIn(connection, entry.getKey(), entry.getValue());
+		}
+		logger.debug("Moved {} due scheduled messages into their queues", ids.size());
+		return byTopic;
+	}
+
+	/**
+	 * How many messages wait in the schedule.
+	 * @return the count
+	 */
+	long waiting() {
+		return this.sql.inTransaction("Counting scheduled messages", (connection) -> {
+			try (PreparedStatement count = connection.prepareStatement("SELECT COUNT(*) FROM " + this.table);
+					ResultSet rs = count.executeQuery()) {
+				rs.next();
+				return rs.getLong(1);
+			}
+		});
+	}
+
+}

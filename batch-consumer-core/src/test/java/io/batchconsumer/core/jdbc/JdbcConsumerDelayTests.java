@@ -1,0 +1,141 @@
+package io.batchconsumer.core.jdbc;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerObserver;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.SendResult;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The consumer delay against a clock the test moves: a message reaches the listener only once
+ * the container's clock passed its timestamp plus the delay; a partition whose head is not due
+ * holds its messages without a busy thread while a partition whose head is due flows.
+ */
+class JdbcConsumerDelayTests {
+
+	private static final TestDatabases databases = new TestDatabases();
+
+	@TempDir
+	Path dir;
+
+	@Test
+	void aPartitionWaitsForItsHeadWithoutAThreadWhileADuePartitionFlows() {
+		Duration delay = Duration.ofMinutes(10);
+		HandClock clock = new HandClock(0);
+		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.H2, this.dir, 6);
+				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
+			List<SendResult> early = transport.producer().sendBatch("reminders", keyed("a", 50));
+			long afterEarly = System.currentTimeMillis();
+			await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > afterEarly + 5);
+			List<SendResult> late = transport.producer().sendBatch("reminders", keyed("b", 30));
+			int earlyQueue = early.get(0).partition();
+			int lateQueue = late.get(0).partition();
+			assertThat(earlyQueue).as("keys a and b on different queues").isNotEqualTo(lateQueue);
+			Map<Integer, List<Message<byte[]>>> delivered = new ConcurrentHashMap<>();
+			ContainerOptions options = ContainerOptions.builder("delayed").topics("reminders").group("reminders")
+				.threadSize(2).ordering(Ordering.KEY).delay(delay).commitInterval(Duration.ofMillis(20))
+				.pollTimeout(Duration.ofMillis(50)).build();
+			BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
+				for (Message<byte[]> message : slice) {
+					assertThat(message.timestamp() + delay.toMillis()).isLessThanOrEqualTo(clock.millis());
+					delivered.computeIfAbsent(message.partition(), (q) -> new java.util.concurrent.CopyOnWriteArrayList<>())
+						.add(message);
+				}
+				return BatchResult.success();
+			}, transport.deadLetterSink(options), ContainerObserver.NONE, null, clock);
+			container.start();
+			try {
+				// Nothing is due: every message is fetched and held, and no worker is busy.
+				await().atMost(Duration.ofSeconds(20)).until(() -> container.stats().backlog() == 80);
+				assertThat(delivered).isEmpty();
+				assertThat(container.stats().busyThreads()).isZero();
+
+				// The early messages fall due, the late ones not yet: only the early queue flows.
+				clock.set(afterEarly + delay.toMillis());
+				await().atMost(Duration.ofSeconds(20)).until(() -> committed(container, earlyQueue) == 50);
+				assertThat(delivered.get(earlyQueue)).hasSize(50);
+				assertThat(delivered.get(lateQueue)).isNull();
+				assertThat(container.stats().backlog()).isEqualTo(30);
+
+				clock.set(System.currentTimeMillis() + delay.toMillis());
+				await().atMost(Duration.ofSeconds(20)).until(() -> committed(container, lateQueue) == 30);
+				assertThat(delivered.get(lateQueue)).hasSize(30);
+			}
+			finally {
+				assertThat(container.stop()).isTrue();
+			}
+		}
+	}
+
+	private static long committed(BatchContainer container, int queue) {
+		return container.stats().partitions().stream().filter((p) -> p.partition().partition() == queue)
+			.mapToLong(PartitionStats::committedOffset).findFirst().orElse(-1);
+	}
+
+	private static List<Object> keyed(String key, int count) {
+		List<Object> messages = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			messages.add(OutgoingMessage.builder().key(key).payload(key + i).build());
+		}
+		return messages;
+	}
+
+	/** A clock the test sets by hand; read by the container's owner thread. */
+	static final class HandClock extends Clock {
+
+		private final AtomicLong millis;
+
+		HandClock(long millis) {
+			this.millis = new AtomicLong(millis);
+		}
+
+		void set(long value) {
+			this.millis.set(value);
+		}
+
+		@Override
+		public long millis() {
+			return this.millis.get();
+		}
+
+		@Override
+		public Instant instant() {
+			return Instant.ofEpochMilli(millis());
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			throw new UnsupportedOperationException();
+		}
+
+	}
+
+}

@@ -1,0 +1,105 @@
+package io.batchconsumer.core.jdbc;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.SendOptions;
+import io.batchconsumer.core.SendResult;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Delayed sends on JDBC: a message sent with a 2 s delay waits in the schedule table, is not
+ * delivered before 2 s and is delivered within 2 s + 1 s; a message sent at once after it on the
+ * same key is delivered at once (the delayed one holds no queue back), and the schedule empties.
+ */
+class JdbcDelayedSendTests {
+
+	private static final TestDatabases databases = new TestDatabases();
+
+	@TempDir
+	Path dir;
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void aMessageSentWithATwoSecondDelayArrivesAfterTwoSecondsAndWithinThree(TestDatabases.Kind kind) {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 8);
+				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
+			Map<String, Long> arrivals = new ConcurrentHashMap<>();
+			ContainerOptions options = ContainerOptions.builder("later").topics("later").group("later")
+				.ordering(Ordering.KEY).commitInterval(Duration.ofMillis(20)).build();
+			BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
+				for (Message<byte[]> message : slice) {
+					arrivals.put(new String(message.payload(), StandardCharsets.UTF_8), System.currentTimeMillis());
+				}
+				return BatchResult.success();
+			}, transport.deadLetterSink(options));
+			container.start();
+			try {
+				long sentAt = System.currentTimeMillis();
+				List<SendResult> delayed = transport.producer().sendBatch("later",
+						List.of(OutgoingMessage.builder().key("k").tag("reminder").payload("delayed").build()),
+						SendOptions.delay(Duration.ofSeconds(2)));
+				assertThat(delayed).allMatch(SendResult::isStored);
+				assertThat(transport.scheduledMessages()).isEqualTo(1);
+				assertThat(transport.producer().sendBatch("later", List.of(OutgoingMessage.of("k", "now"))))
+					.allMatch(SendResult::isStored);
+				await().atMost(Duration.ofSeconds(5)).until(() -> arrivals.containsKey("now"));
+				assertThat(arrivals.get("now") - sentAt).as("the message sent at once").isLessThan(2000);
+				await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.containsKey("delayed"));
+				long lateness = arrivals.get("delayed") - sentAt;
+				assertThat(lateness).as("delayed message arrival after send, ms").isGreaterThanOrEqualTo(2000)
+					.isLessThan(3000);
+				assertThat(transport.scheduledMessages()).isZero();
+				System.out.printf("delayed send on %s: sent with 2 s delay, delivered after %d ms%n", kind, lateness);
+			}
+			finally {
+				assertThat(container.stop()).isTrue();
+			}
+		}
+	}
+
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void twoInstancesMovingTheScheduleAtOnceMoveEveryMessageExactlyOnce(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 12);
+				JdbcTransport first = new JdbcTransport(dataSource, settings);
+				JdbcTransport second = new JdbcTransport(dataSource, settings)) {
+			int count = 3000;
+			java.util.List<Object> batch = new java.util.ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				batch.add(OutgoingMessage.of("k" + (i % 17), Integer.toString(i)));
+			}
+			// Both instances' movers find the same 3,000 rows due at the same moment.
+			java.time.Instant due = java.time.Instant.now().plusMillis(500);
+			assertThat(first.producer().sendBatch("moved", batch.subList(0, count / 2), SendOptions.deliverAt(due)))
+				.allMatch(SendResult::isStored);
+			assertThat(second.producer().sendBatch("moved", batch.subList(count / 2, count), SendOptions.deliverAt(due)))
+				.allMatch(SendResult::isStored);
+			await().atMost(Duration.ofSeconds(30)).until(() -> first.scheduledMessages() == 0);
+			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix()
+					+ "message WHERE topic = 'moved'")).isEqualTo(count);
+			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(DISTINCT payload) FROM " + settings.tablePrefix()
+					+ "message WHERE topic = 'moved'")).isEqualTo(count);
+		}
+	}
+
+}

@@ -1,0 +1,97 @@
+package io.batchconsumer.core.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerObserver;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.RetryQueue;
+import io.batchconsumer.testsupport.SharedKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Retries that do not hold a thread on Kafka: a record failing with a back-off above
+ * {@code retry.blocking-limit} goes to {@code bc.retry.<group>.<id>}, the original partition is
+ * committed to its end at once, the retries come back when due with their attempt and origin,
+ * and after {@code retry.max-attempts} the record is dead-lettered.
+ */
+class KafkaRetryQueueTests {
+
+	private static SharedKafka broker;
+
+	private static KafkaTransport transport;
+
+	@BeforeAll
+	static void startBroker() {
+		broker = SharedKafka.instance();
+		transport = new KafkaTransport(broker.clientProperties());
+	}
+
+	@AfterAll
+	static void stopBroker() {
+		transport.close();
+	}
+
+	@Test
+	void retriesComeBackWhenDueThenDeadLetterWhileTheOriginalPartitionIsCommitted() throws Exception {
+		String topic = "payments";
+		broker.createTopic(topic, 2);
+		List<Object> batch = new ArrayList<>();
+		for (int i = 0; i < 100; i++) {
+			batch.add(OutgoingMessage.of("k" + i, (i % 10 == 3) ? "bad-" + i : "good-" + i));
+		}
+		transport.producer().sendBatch(topic, batch);
+		ContainerOptions options = KafkaTransportTests.options("payments", topic).ordering(Ordering.UNORDERED)
+			.retryMaxAttempts(3).retryBlockingLimit(Duration.ofMillis(100)).retryLevels("700ms").build();
+		Map<String, List<Message<byte[]>>> bad = new ConcurrentHashMap<>();
+		BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
+			List<Message<byte[]>> failed = new ArrayList<>();
+			for (Message<byte[]> message : slice) {
+				String text = new String(message.payload(), StandardCharsets.UTF_8);
+				if (text.startsWith("bad")) {
+					bad.computeIfAbsent(text, (t) -> new CopyOnWriteArrayList<>()).add(message);
+					failed.add(message);
+				}
+			}
+			return BatchResult.failed(failed);
+		}, transport.deadLetterSink(options), ContainerObserver.NONE, null, transport.retryQueue(options),
+				java.time.Clock.systemUTC());
+		container.start();
+		try {
+			Map<Integer, Long> ends = broker.endOffsets(topic, 2);
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(broker.committed(options.group(), topic)).isEqualTo(ends));
+			await().atMost(Duration.ofSeconds(30)).until(() -> container.stats().messagesDeadLettered() == 10);
+			assertThat(bad).hasSize(10);
+			for (List<Message<byte[]>> deliveries : bad.values()) {
+				assertThat(deliveries).extracting(Message::deliveryAttempt).containsExactly(1, 2, 3);
+				Message<byte[]> first = deliveries.get(0);
+				for (Message<byte[]> retry : deliveries.subList(1, 3)) {
+					assertThat(retry.topic()).isEqualTo("bc.retry." + options.group() + ".payments");
+					assertThat(retry.headers()).containsEntry(RetryQueue.ORIGINAL_TOPIC, topic)
+						.containsEntry(RetryQueue.ORIGINAL_OFFSET, Long.toString(first.offset()));
+				}
+			}
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+	}
+
+}
