@@ -101,9 +101,24 @@ final class JdbcSchedule {
 	 * @throws SourceUnavailableException when the database failed; nothing was moved
 	 */
 	int moveDue() {
+		// An idle schedule opens no transaction: the mover ticks every 100 ms and would otherwise
+		// commit (and lock) that often with nothing to move.
+		if (!this.sql.read("Looking for due scheduled messages", this::anyDue)) {
+			return 0;
+		}
 		Map<String, List<OutgoingMessage>> moved = this.sql.inTransaction("Moving due scheduled messages", this::move);
 		moved.keySet().forEach(this.producer::notifyStored);
 		return moved.values().stream().mapToInt(List::size).sum();
+	}
+
+	private boolean anyDue(Connection connection) throws SQLException {
+		try (PreparedStatement select = connection
+			.prepareStatement("SELECT 1 FROM " + this.table + " WHERE deliver_at <= ? LIMIT 1")) {
+			select.setLong(1, this.clock.millis());
+			try (ResultSet rs = select.executeQuery()) {
+				return rs.next();
+			}
+		}
 	}
 
 	private Map<String, List<OutgoingMessage>> move(Connection connection) throws SQLException {

@@ -80,6 +80,24 @@ final class Sql {
 	}
 
 	/**
+	 * Runs read-only work on a connection in its auto-commit mode: no transaction is opened, so
+	 * nothing is committed (for a cheap look before deciding whether a transaction is needed).
+	 * @param <T> the result type
+	 * @param what what is done, for the exception message
+	 * @param work the work
+	 * @return its result
+	 * @throws SourceUnavailableException when the database failed
+	 */
+	<T> T read(String what, Work<T> work) {
+		try (Connection connection = this.dataSource.getConnection()) {
+			return work.run(connection);
+		}
+		catch (SQLException ex) {
+			throw new SourceUnavailableException(what + " failed: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
 	 * Whether a failure is a duplicate key (SQLSTATE class 23, integrity constraint violation).
 	 * @param ex the failure
 	 * @return whether a row with that key exists already
