@@ -102,6 +102,29 @@ class ExactlyOnceJdbcTests {
 		}
 	}
 
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void marksBelowTheCommittedPositionAreDeletedAfterTheRetention(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			createRows(dataSource, settings);
+			send(transport, 0, 200);
+			ContainerOptions options = options("eo-clean");
+			ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
+					new CompletionTable(settings.tablePrefix()), Duration.ofMillis(300));
+			BatchContainer container = new BatchContainer(options, exactlyOnce.source(transport.createSource(options)),
+					exactlyOnce.listener(rowWriter(settings, (m) -> null)),
+					exactlyOnce.deadLetterSink(transport.deadLetterSink(options)));
+			container.start();
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 200);
+			await().atMost(Duration.ofSeconds(30)).until(() -> exactlyOnce.pending() == 0 && TestDatabases.count(dataSource,
+					"SELECT COUNT(*) FROM " + settings.tablePrefix() + "completed") == 0);
+			assertThat(container.stop()).isTrue();
+			assertThat(rows(dataSource, settings)).isEqualTo(200);
+		}
+	}
+
 	/**
 	 * A zombie: instance A stalls inside its listener, its clock falls behind so its lease lapses and
 	 * B takes the queue over and processes everything; then A resumes. In exactly-once mode A's
@@ -166,9 +189,7 @@ class ExactlyOnceJdbcTests {
 
 	static BatchContainer container(JdbcTransport transport, DataSource dataSource, JdbcSettings settings, String id,
 			SliceListener listener, Processing processing) {
-		ContainerOptions options = ContainerOptions.builder(id).topics("jobs").group("workers").threadSize(4)
-			.consumerBatchSize(10).ordering(Ordering.PARTITION).commitInterval(Duration.ofMillis(100))
-			.retryBackoff(Duration.ofMillis(10)).retryMaxBackoff(Duration.ofMillis(50)).build();
+		ContainerOptions options = options(id);
 		if (processing == Processing.AT_LEAST_ONCE) {
 			SliceListener plain = (slice) -> new JdbcDeliveryTransaction(dataSource).execute((connection) -> listener.onSlice(slice));
 			return new BatchContainer(options, transport.createSource(options), plain, transport.deadLetterSink(options));
@@ -177,6 +198,12 @@ class ExactlyOnceJdbcTests {
 				new CompletionTable(settings.tablePrefix()));
 		return new BatchContainer(options, exactlyOnce.source(transport.createSource(options)),
 				exactlyOnce.listener(listener), exactlyOnce.deadLetterSink(transport.deadLetterSink(options)));
+	}
+
+	static ContainerOptions options(String id) {
+		return ContainerOptions.builder(id).topics("jobs").group("workers").threadSize(4)
+			.consumerBatchSize(10).ordering(Ordering.PARTITION).commitInterval(Duration.ofMillis(100))
+			.retryBackoff(Duration.ofMillis(10)).retryMaxBackoff(Duration.ofMillis(50)).build();
 	}
 
 	/**
