@@ -13,13 +13,12 @@ import io.batchconsumer.core.SliceListener;
 /**
  * Runs a delivery of a slice inside a {@link DeliveryTransaction}: messages marked already are
  * removed first (they count as finished), the listener runs, then the messages it finished are
- * marked in the same transaction. A listener that throws rolls back its writes and nothing is
- * marked. When another transaction marked one of them first (a zombie, or the partition's new
- * owner), this one rolls back, the marks are read again and the rest is delivered once more.
- *
- * <p>A message the listener reports failed in its {@link BatchResult} is not marked, but the
- * transaction commits for the others: a listener that reports failures must not have written for
- * them (or throw, which rolls back everything).
+ * marked in the same transaction, which commits only when the listener finished every message it
+ * was given. A listener that throws, or reports some messages failed, rolls back all its writes:
+ * the failed messages go back to the engine (retry, then dead letter) and the others are handed to
+ * the listener again at once, in a new transaction. When another transaction marked one of them
+ * first (a zombie, or the partition's new owner), this one rolls back, the marks are read again and
+ * the rest is delivered once more.
  *
  * <p>Threading: stateless; called concurrently by workers.
  */
@@ -40,28 +39,36 @@ final class ExactlyOnceListener implements SliceListener {
 
 	@Override
 	public BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {
-		for (int round = 1;; round++) {
+		BatchResult.Builder failures = BatchResult.builder();
+		List<Message<byte[]>> candidates = slice;
+		for (int conflicts = 0;;) {
 			CompletionMarks marks = this.exactlyOnce.marks(slice.get(0).topicPartition());
-			List<Message<byte[]>> fresh = unmarked(slice, marks);
+			List<Message<byte[]>> fresh = unmarked(candidates, marks);
 			if (fresh.isEmpty()) {
-				return BatchResult.success();
+				return failures.build();
 			}
 			try {
-				Delivered delivered = this.exactlyOnce.transaction().execute((connection) -> {
+				this.exactlyOnce.transaction().execute((connection) -> {
 					BatchResult result = this.delegate.onSlice(fresh);
 					BatchResult resolved = (result != null) ? result.resolvedAgainst(fresh) : BatchResult.success();
 					List<Message<byte[]>> failed = resolved.failedOf(fresh);
-					List<Message<byte[]>> finished = new ArrayList<>(fresh);
-					finished.removeIf((message) -> failed.stream().anyMatch(message::sameRecord));
-					this.exactlyOnce.table().mark(connection, this.exactlyOnce.group(), finished);
-					return new Delivered(resolved, failed, finished);
+					if (!failed.isEmpty()) {
+						throw new Failed(resolved, failed);
+					}
+					this.exactlyOnce.table().mark(connection, this.exactlyOnce.group(), fresh);
+					return null;
 				});
-				marks.addAll(delivered.finished.stream().map(Message::offset).toList());
-				return failures(delivered);
+				marks.addAll(fresh.stream().map(Message::offset).toList());
+				return failures.build();
+			}
+			catch (Failed ex) {
+				ex.failed.forEach((message) -> failures.fail(message, ex.result.causeOf(message)));
+				candidates = new ArrayList<>(fresh);
+				candidates.removeIf((message) -> ex.failed.stream().anyMatch(message::sameRecord));
 			}
 			catch (MarkConflictException ex) {
-				logger.info("{} (round {})", ex.getMessage(), round);
-				if (round >= CONFLICT_ROUNDS) {
+				logger.info("{} (conflict {})", ex.getMessage(), ++conflicts);
+				if (conflicts >= CONFLICT_ROUNDS) {
 					throw ex;
 				}
 				this.exactlyOnce.reload(slice.get(0).topicPartition());
@@ -79,20 +86,21 @@ final class ExactlyOnceListener implements SliceListener {
 		return fresh;
 	}
 
-	/** The failures as a result the engine resolves against the whole slice (by record, not index). */
-	private static BatchResult failures(Delivered delivered) {
-		if (delivered.failed.isEmpty()) {
-			return BatchResult.success();
-		}
-		BatchResult.Builder builder = BatchResult.builder();
-		for (Message<byte[]> message : delivered.failed) {
-			builder.fail(message, delivered.result.causeOf(message));
-		}
-		return builder.build();
-	}
+	/** Some messages failed: rolls the transaction back, carrying which and why. */
+	private static final class Failed extends RuntimeException {
 
-	/** What one committed delivery did. */
-	private record Delivered(BatchResult result, List<Message<byte[]>> failed, List<Message<byte[]>> finished) {
+		private static final long serialVersionUID = 1L;
+
+		private final transient BatchResult result;
+
+		private final transient List<Message<byte[]>> failed;
+
+		Failed(BatchResult result, List<Message<byte[]>> failed) {
+			super(null, null, false, false);
+			this.result = result;
+			this.failed = failed;
+		}
+
 	}
 
 }

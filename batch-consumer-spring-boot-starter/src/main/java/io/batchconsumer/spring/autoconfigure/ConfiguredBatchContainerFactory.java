@@ -3,13 +3,19 @@ package io.batchconsumer.spring.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.springframework.aop.support.AopUtils;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.Processing;
+import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.exactlyonce.ExactlyOnce;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 import io.batchconsumer.spring.listener.BatchListenerMethodAdapter;
@@ -37,10 +43,14 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final EffectiveOptions effectiveOptions;
 
+	/** Builds exactly-once processing; created on first use, so spring-jdbc is needed only then. */
+	private final Supplier<Object> exactlyOnceSupport;
+
 	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
 			List<ContainerObserverFactory> observerFactories, Transport transport, PayloadConverter converter,
-			EffectiveOptions effectiveOptions) {
+			EffectiveOptions effectiveOptions, Supplier<Object> exactlyOnceSupport) {
 		this.resolver = resolver;
+		this.exactlyOnceSupport = exactlyOnceSupport;
 		this.effectiveOptions = effectiveOptions;
 		this.customizers = List.copyOf(customizers);
 		this.observerFactories = List.copyOf(observerFactories);
@@ -59,9 +69,17 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		ResolvedListener resolved = this.resolver.resolve(endpoint.id(), endpoint);
 		ContainerOptions options = customize(resolved.options());
 		this.effectiveOptions.record(options.id(), withCustomizations(resolved, options));
-		return new BatchContainer(options, this.transport.createSource(options),
-				new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter),
-				this.transport.deadLetterSink(options),
+		MessageSource source = this.transport.createSource(options);
+		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter);
+		DeadLetterSink sink = this.transport.deadLetterSink(options);
+		if (resolved.processing() == Processing.EXACTLY_ONCE) {
+			ExactlyOnce exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options,
+					endpoint.method());
+			source = exactlyOnce.source(source);
+			listener = exactlyOnce.listener(listener);
+			sink = exactlyOnce.deadLetterSink(sink);
+		}
+		return new BatchContainer(options, source, listener, sink,
 				CompositeContainerObserver.of(options.id(), this.observerFactories));
 	}
 
