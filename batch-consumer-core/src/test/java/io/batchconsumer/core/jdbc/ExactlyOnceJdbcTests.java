@@ -126,6 +126,44 @@ class ExactlyOnceJdbcTests {
 	}
 
 	/**
+	 * Rebalance churn on PostgreSQL: three instances of one group join and leave (one stops
+	 * gracefully, one aborts like a crash, one comes back) while messages arrive; every message ends
+	 * with exactly one row.
+	 */
+	@org.junit.jupiter.api.Test
+	void rebalanceChurnOfThreeInstancesOnPostgresLeavesOneRowPerMessage() {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.POSTGRESQL, this.dir, 30);
+				JdbcTransport a = new JdbcTransport(dataSource, settings.withInstanceId("a"));
+				JdbcTransport b = new JdbcTransport(dataSource, settings.withInstanceId("b"));
+				JdbcTransport c = new JdbcTransport(dataSource, settings.withInstanceId("c"))) {
+			createRows(dataSource, settings);
+			SliceListener writer = rowWriter(settings, (m) -> null);
+			send(a, 0, 1000);
+			BatchContainer first = container(a, dataSource, settings, "a", writer);
+			first.start();
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) >= 200);
+			BatchContainer second = container(b, dataSource, settings, "b", writer);
+			second.start();
+			send(a, 1000, 2000);
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) >= 900);
+			BatchContainer third = container(c, dataSource, settings, "c", writer);
+			third.start();
+			send(b, 2000, 3000);
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) >= 1600);
+			assertThat(first.stop()).isTrue();
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) >= 2200);
+			assertThat(second.abort()).isTrue();
+			BatchContainer again = container(a, dataSource, settings, "a2", writer);
+			again.start();
+			await().atMost(Duration.ofSeconds(60)).until(() -> distinctRows(dataSource, settings) == 3000);
+			assertThat(third.stop()).isTrue();
+			assertThat(again.stop()).isTrue();
+			assertThat(rows(dataSource, settings)).isEqualTo(3000);
+		}
+	}
+
+	/**
 	 * A zombie: instance A stalls inside its listener, its clock falls behind so its lease lapses and
 	 * B takes the queue over and processes everything; then A resumes. In exactly-once mode A's
 	 * transaction fails on the completion table's primary key and rolls back (one row per message);
