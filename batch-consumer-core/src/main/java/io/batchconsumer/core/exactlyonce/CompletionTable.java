@@ -24,6 +24,9 @@ import io.batchconsumer.core.TopicPartition;
  */
 public final class CompletionTable {
 
+	/** The most rows one {@code INSERT} carries (five parameters each, far below any driver's limit). */
+	private static final int ROWS_PER_INSERT = 200;
+
 	private final String table;
 
 	/**
@@ -82,21 +85,11 @@ public final class CompletionTable {
 	 * @throws SQLException when the database failed otherwise
 	 */
 	void mark(Connection connection, String group, List<Message<byte[]>> messages) throws SQLException {
-		if (messages.isEmpty()) {
-			return;
-		}
 		long now = System.currentTimeMillis();
-		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.table
-				+ " (group_id, topic, queue_id, msg_offset, completed_at) VALUES (?, ?, ?, ?, ?)")) {
-			for (Message<byte[]> message : messages) {
-				insert.setString(1, group);
-				insert.setString(2, message.topic());
-				insert.setInt(3, message.partition());
-				insert.setLong(4, message.offset());
-				insert.setLong(5, now);
-				insert.addBatch();
+		try {
+			for (int from = 0; from < messages.size(); from += ROWS_PER_INSERT) {
+				insert(connection, group, messages.subList(from, Math.min(from + ROWS_PER_INSERT, messages.size())), now);
 			}
-			insert.executeBatch();
 		}
 		catch (SQLException ex) {
 			if (isDuplicateKey(ex)) {
@@ -104,6 +97,27 @@ public final class CompletionTable {
 						.topicPartition() + " in " + this.table + " first; this delivery rolls back", ex);
 			}
 			throw ex;
+		}
+	}
+
+	/** One multi-row {@code INSERT}: a single statement and round trip for a whole slice. */
+	private void insert(Connection connection, String group, List<Message<byte[]>> messages, long now)
+			throws SQLException {
+		StringBuilder sql = new StringBuilder("INSERT INTO ").append(this.table)
+			.append(" (group_id, topic, queue_id, msg_offset, completed_at) VALUES ");
+		for (int i = 0; i < messages.size(); i++) {
+			sql.append((i == 0) ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)");
+		}
+		try (PreparedStatement insert = connection.prepareStatement(sql.toString())) {
+			int index = 1;
+			for (Message<byte[]> message : messages) {
+				insert.setString(index++, group);
+				insert.setString(index++, message.topic());
+				insert.setInt(index++, message.partition());
+				insert.setLong(index++, message.offset());
+				insert.setLong(index++, now);
+			}
+			insert.executeUpdate();
 		}
 	}
 
