@@ -128,7 +128,8 @@ public class BatchListenerAnnotationBeanPostProcessor
 			.toList();
 		return new BatchListenerEndpoint(id, bean, method, topics, resolve(annotation.group()),
 				resolve(annotation.ordering()), resolve(annotation.threadSize()),
-				resolve(annotation.consumerBatchSize()), resolve(annotation.mode()), resolve(annotation.autoStartup()));
+				resolve(annotation.consumerBatchSize()), resolve(annotation.mode()), resolve(annotation.autoStartup()),
+				resolve(annotation.processing()));
 	}
 
 	/** Resolves placeholders; an attribute that is or resolves to blank is not set. */

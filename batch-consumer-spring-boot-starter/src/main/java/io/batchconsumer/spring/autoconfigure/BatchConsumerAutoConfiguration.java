@@ -1,5 +1,6 @@
 package io.batchconsumer.spring.autoconfigure;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,6 +13,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.function.SingletonSupplier;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Transport;
@@ -75,6 +77,7 @@ public final class BatchConsumerAutoConfiguration {
 	 * @param transport the transport
 	 * @param converter the payload converter
 	 * @param effectiveOptions where the factory records each listener's effective options
+	 * @param beanFactory where exactly-once processing finds the DataSource and transaction manager
 	 * @return the factory
 	 */
 	@Bean
@@ -82,13 +85,13 @@ public final class BatchConsumerAutoConfiguration {
 	BatchContainerFactory batchContainerFactory(BatchConsumerProperties properties, Environment environment,
 			ObjectProvider<BatchContainerCustomizer> customizers, ObjectProvider<ContainerObserverFactory> observerFactories,
 			ObjectProvider<SliceListenerDecorator> decorators, Transport transport, PayloadConverter converter,
-			EffectiveOptions effectiveOptions) {
+			EffectiveOptions effectiveOptions, ListableBeanFactory beanFactory) {
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
 				environment.getProperty("spring.application.name"), new PropertyOrigins(environment));
 		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(),
 				observerFactories.orderedStream().toList(), decorators.orderedStream().toList(),
 				WorkerThreadsResolver.resolve(properties, environment, Runtime.version().feature()), transport, converter,
-				effectiveOptions);
+				effectiveOptions, SingletonSupplier.<Object>of(() -> new ExactlyOnceSupport(beanFactory, properties)));
 	}
 
 	/**

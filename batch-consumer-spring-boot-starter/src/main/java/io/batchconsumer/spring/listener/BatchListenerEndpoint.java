@@ -19,9 +19,11 @@ import java.util.Objects;
  * @param consumerBatchSize the slice size as text or {@code null}
  * @param mode the consumption mode or {@code null}
  * @param autoStartup whether to start automatically, as text, or {@code null}
+ * @param processing {@code at-least-once} or {@code exactly-once}, or {@code null}
  */
 public record BatchListenerEndpoint(String id, Object bean, Method method, List<String> topics, String group,
-		String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup) {
+		String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup,
+		String processing) {
 
 	public BatchListenerEndpoint {
 		Objects.requireNonNull(id, "id");
