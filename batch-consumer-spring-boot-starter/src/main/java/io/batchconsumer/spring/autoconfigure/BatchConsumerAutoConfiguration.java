@@ -119,13 +119,14 @@ public final class BatchConsumerAutoConfiguration {
 	 * Fails start-up, before any container starts, for a {@code batch-consumer.*} name that no
 	 * configuration metadata declares and for a listener override that matches no listener.
 	 * @param environment the environment whose names are checked
-	 * @param registry knows the listener ids
+	 * @param registry knows the listener ids; looked up when the check runs, not injected, so the
+	 *        lifecycle processor does not start the registry (and its containers) before the check
 	 * @param resourceLoader gives the class loader whose metadata declares the names
 	 * @return the check
 	 */
 	@Bean
 	UnknownPropertyCheck batchConsumerUnknownPropertyCheck(Environment environment,
-			BatchListenerContainerRegistry registry, ResourceLoader resourceLoader) {
+			ObjectProvider<BatchListenerContainerRegistry> registry, ResourceLoader resourceLoader) {
 		return new UnknownPropertyCheck(environment, registry, resourceLoader.getClassLoader());
 	}
 
