@@ -1,11 +1,13 @@
 package io.batchconsumer.core.jdbc;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Clock;
 
 import io.batchconsumer.core.DeadLetter;
-import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.exactlyonce.TransactionalDeadLetterSink;
 
 /**
  * Writes dead letters of one consumer group to the dead-letter table: the original topic, queue,
@@ -14,7 +16,7 @@ import io.batchconsumer.core.Message;
  *
  * <p>Threading: thread-safe; called by worker threads.
  */
-final class JdbcDeadLetterSink implements DeadLetterSink {
+final class JdbcDeadLetterSink implements TransactionalDeadLetterSink {
 
 	private final Sql sql;
 
@@ -33,27 +35,35 @@ final class JdbcDeadLetterSink implements DeadLetterSink {
 
 	@Override
 	public void send(DeadLetter deadLetter) {
+		this.sql.inTransaction("Storing a dead letter of " + deadLetter.message(), (connection) -> insert(deadLetter, connection));
+	}
+
+	/** Writes on the caller's transaction (exactly-once: with the message's completion mark). */
+	@Override
+	public void send(DeadLetter deadLetter, Connection connection) throws SQLException {
+		insert(deadLetter, connection);
+	}
+
+	private int insert(DeadLetter deadLetter, Connection connection) throws SQLException {
 		Message<byte[]> message = deadLetter.message();
 		String errorClass = deadLetter.errorClass();
 		String errorClassBounded = (errorClass.length() <= 500) ? errorClass : errorClass.substring(0, 500);
-		this.sql.inTransaction("Storing a dead letter of " + message, (connection) -> {
-			try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.deadLetter()
-					+ " (group_id, topic, queue_id, msg_offset, msg_key, headers, payload, attempts, error_class,"
-					+ " error_message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-				insert.setString(1, this.group);
-				insert.setString(2, message.topic());
-				insert.setInt(3, message.partition());
-				insert.setLong(4, message.offset());
-				insert.setString(5, message.key());
-				insert.setString(6, HeaderCodec.encode(message.headers()));
-				insert.setBytes(7, message.payload());
-				insert.setInt(8, deadLetter.attempts());
-				insert.setString(9, errorClassBounded);
-				insert.setString(10, deadLetter.errorMessage());
-				insert.setLong(11, this.clock.millis());
-				return insert.executeUpdate();
-			}
-		});
+		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.deadLetter()
+				+ " (group_id, topic, queue_id, msg_offset, msg_key, headers, payload, attempts, error_class,"
+				+ " error_message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+			insert.setString(1, this.group);
+			insert.setString(2, message.topic());
+			insert.setInt(3, message.partition());
+			insert.setLong(4, message.offset());
+			insert.setString(5, message.key());
+			insert.setString(6, HeaderCodec.encode(message.headers()));
+			insert.setBytes(7, message.payload());
+			insert.setInt(8, deadLetter.attempts());
+			insert.setString(9, errorClassBounded);
+			insert.setString(10, deadLetter.errorMessage());
+			insert.setLong(11, this.clock.millis());
+			return insert.executeUpdate();
+		}
 	}
 
 }

@@ -96,3 +96,15 @@ CREATE TABLE IF NOT EXISTS ${prefix}schedule (
 );
 
 CREATE INDEX IF NOT EXISTS ${prefix}schedule_due ON ${prefix}schedule (deliver_at);
+
+-- Exactly-once processing: one row per finished message of a group (processing: exactly-once).
+-- Written in the listener's transaction; the primary key fences a second transaction marking the
+-- same message. Rows below the committed position are deleted in the background.
+CREATE TABLE IF NOT EXISTS ${prefix}completed (
+	group_id VARCHAR(255) NOT NULL,
+	topic VARCHAR(200) NOT NULL,
+	queue_id INT NOT NULL,
+	msg_offset BIGINT NOT NULL,
+	completed_at BIGINT NOT NULL,
+	PRIMARY KEY (group_id, topic, queue_id, msg_offset)
+);

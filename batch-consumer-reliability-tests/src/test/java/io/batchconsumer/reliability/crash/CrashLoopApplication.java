@@ -15,6 +15,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchContainer;
@@ -26,8 +27,9 @@ import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 /**
  * The consumer that the crash-loop tests run in a process of its own and kill with SIGKILL: a
  * {@code @BatchListener} on topic {@code crash} that records every message it processes in the
- * {@code processed} table of the same database, in its own transaction, before it returns. The
- * table has no unique key, so a message processed twice leaves two rows.
+ * {@code processed} table of the same database, in its own transaction, before it returns (with
+ * {@code batch-consumer.processing=exactly-once}: in the delivery's transaction, which also marks
+ * the messages complete). The table has no unique key, so a message processed twice leaves two rows.
  *
  * <p>It prints {@code READY} once the application is started, then every 50 ms
  * {@code STATS <commitLag> <backlog> <succeeded>} from its container's snapshot, which the test
@@ -87,24 +89,31 @@ public class CrashLoopApplication {
 
 		private final int life;
 
-		Recorder(DataSource dataSource, @Value("${crash.life}") int life) {
+		/** With {@code processing: exactly-once}: write on the delivery's transaction, do not commit. */
+		private final boolean joinTransaction;
+
+		Recorder(DataSource dataSource, @Value("${crash.life}") int life,
+				@Value("${batch-consumer.processing:at-least-once}") String processing) {
 			this.dataSource = dataSource;
 			this.life = life;
+			this.joinTransaction = processing.equals("exactly-once");
 		}
 
 		@BatchListener(id = TOPIC, topics = TOPIC)
 		void onMessages(List<Message<String>> messages) throws SQLException {
+			if (this.joinTransaction) {
+				Connection connection = DataSourceUtils.getConnection(this.dataSource);
+				try (PreparedStatement insert = insert(connection, messages)) {
+					insert.executeBatch();
+				}
+				finally {
+					DataSourceUtils.releaseConnection(connection, this.dataSource);
+				}
+				return;
+			}
 			try (Connection connection = this.dataSource.getConnection()) {
 				connection.setAutoCommit(false);
-				try (PreparedStatement insert = connection.prepareStatement(
-						"INSERT INTO processed (life, msg_id, queue_id, msg_offset) VALUES (?, ?, ?, ?)")) {
-					for (Message<String> message : messages) {
-						insert.setInt(1, this.life);
-						insert.setLong(2, Long.parseLong(message.payload()));
-						insert.setInt(3, message.partition());
-						insert.setLong(4, message.offset());
-						insert.addBatch();
-					}
+				try (PreparedStatement insert = insert(connection, messages)) {
 					insert.executeBatch();
 					connection.commit();
 				}
@@ -113,6 +122,19 @@ public class CrashLoopApplication {
 					throw ex;
 				}
 			}
+		}
+
+		private PreparedStatement insert(Connection connection, List<Message<String>> messages) throws SQLException {
+			PreparedStatement insert = connection.prepareStatement(
+					"INSERT INTO processed (life, msg_id, queue_id, msg_offset) VALUES (?, ?, ?, ?)");
+			for (Message<String> message : messages) {
+				insert.setInt(1, this.life);
+				insert.setLong(2, Long.parseLong(message.payload()));
+				insert.setInt(3, message.partition());
+				insert.setLong(4, message.offset());
+				insert.addBatch();
+			}
+			return insert;
 		}
 
 	}

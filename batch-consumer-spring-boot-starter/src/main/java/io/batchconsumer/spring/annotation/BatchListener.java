@@ -93,4 +93,11 @@ public @interface BatchListener {
 	 */
 	String tags() default "";
 
+	/**
+	 * {@code at-least-once} (the default) or {@code exactly-once}: the listener's database writes
+	 * and its messages' completion marks commit in one transaction (see docs/exactly-once.md).
+	 * @return the processing guarantee
+	 */
+	String processing() default "";
+
 }

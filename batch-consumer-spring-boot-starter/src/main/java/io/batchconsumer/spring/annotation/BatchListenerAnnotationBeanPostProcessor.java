@@ -129,7 +129,7 @@ public class BatchListenerAnnotationBeanPostProcessor
 		return new BatchListenerEndpoint(id, bean, method, topics, resolve(annotation.group()),
 				resolve(annotation.ordering()), resolve(annotation.threadSize()),
 				resolve(annotation.consumerBatchSize()), resolve(annotation.mode()), resolve(annotation.autoStartup()),
-				resolve(annotation.tags()));
+				resolve(annotation.tags()), resolve(annotation.processing()));
 	}
 
 	/** Resolves placeholders; an attribute that is or resolves to blank is not set. */

@@ -1,5 +1,6 @@
 package io.batchconsumer.spring.autoconfigure;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,6 +13,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.function.SingletonSupplier;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.MessageFilter;
@@ -77,6 +79,7 @@ public final class BatchConsumerAutoConfiguration {
 	 * @param converter the payload converter
 	 * @param effectiveOptions where the factory records each listener's effective options
 	 * @param filters the {@link MessageFilter} beans; each applies to the listeners it names
+	 * @param beanFactory where exactly-once processing finds the DataSource and transaction manager
 	 * @return the factory
 	 */
 	@Bean
@@ -84,13 +87,14 @@ public final class BatchConsumerAutoConfiguration {
 	BatchContainerFactory batchContainerFactory(BatchConsumerProperties properties, Environment environment,
 			ObjectProvider<BatchContainerCustomizer> customizers, ObjectProvider<ContainerObserverFactory> observerFactories,
 			ObjectProvider<SliceListenerDecorator> decorators, Transport transport, PayloadConverter converter,
-			EffectiveOptions effectiveOptions, ObjectProvider<MessageFilter> filters) {
+			EffectiveOptions effectiveOptions, ObjectProvider<MessageFilter> filters, ListableBeanFactory beanFactory) {
 		ListenerOptionsResolver resolver = new ListenerOptionsResolver(properties,
 				environment.getProperty("spring.application.name"), new PropertyOrigins(environment));
 		return new ConfiguredBatchContainerFactory(resolver, customizers.orderedStream().toList(),
 				observerFactories.orderedStream().toList(), decorators.orderedStream().toList(),
 				WorkerThreadsResolver.resolve(properties, environment, Runtime.version().feature()), transport, converter,
-				effectiveOptions, filters.orderedStream().toList());
+				effectiveOptions, filters.orderedStream().toList(),
+				SingletonSupplier.<Object>of(() -> new ExactlyOnceSupport(beanFactory, properties)));
 	}
 
 	/**
@@ -118,13 +122,14 @@ public final class BatchConsumerAutoConfiguration {
 	 * Fails start-up, before any container starts, for a {@code batch-consumer.*} name that no
 	 * configuration metadata declares and for a listener override that matches no listener.
 	 * @param environment the environment whose names are checked
-	 * @param registry knows the listener ids
+	 * @param registry knows the listener ids; looked up when the check runs, not injected, so the
+	 *        lifecycle processor does not start the registry (and its containers) before the check
 	 * @param resourceLoader gives the class loader whose metadata declares the names
 	 * @return the check
 	 */
 	@Bean
 	UnknownPropertyCheck batchConsumerUnknownPropertyCheck(Environment environment,
-			BatchListenerContainerRegistry registry, ResourceLoader resourceLoader) {
+			ObjectProvider<BatchListenerContainerRegistry> registry, ResourceLoader resourceLoader) {
 		return new UnknownPropertyCheck(environment, registry, resourceLoader.getClassLoader());
 	}
 

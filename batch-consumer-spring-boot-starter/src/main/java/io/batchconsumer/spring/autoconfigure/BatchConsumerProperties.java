@@ -53,6 +53,8 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 
 	private final Jdbc jdbc = new Jdbc();
 
+	private final ExactlyOnce exactlyOnce = new ExactlyOnce();
+
 	/**
 	 * Per-listener overrides, by listener id. Unset values fall back to the global ones.
 	 */
@@ -109,6 +111,10 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 		return this.jdbc;
 	}
 
+	public ExactlyOnce getExactlyOnce() {
+		return this.exactlyOnce;
+	}
+
 	public Map<String, Listener> getListeners() {
 		return this.listeners;
 	}
@@ -131,6 +137,40 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 	@Override
 	public void validate(Object target, Errors errors) {
 		PropertiesValidation.validate((BatchConsumerProperties) target, errors);
+	}
+
+	/**
+	 * Listeners with 'processing: exactly-once'.
+	 */
+	public static class ExactlyOnce {
+
+		/**
+		 * The bean name of the transaction manager; by default the application's only one.
+		 */
+		private String transactionManager;
+
+		/**
+		 * How long completion marks below a committed position stay in the completion table: the
+		 * longest a stalled instance is still fenced after its partition moved and was committed.
+		 */
+		private Duration retention = Duration.ofMinutes(5);
+
+		public String getTransactionManager() {
+			return this.transactionManager;
+		}
+
+		public void setTransactionManager(String transactionManager) {
+			this.transactionManager = transactionManager;
+		}
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
 	}
 
 	/**

@@ -3,16 +3,21 @@ package io.batchconsumer.spring.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.springframework.aop.support.AopUtils;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.MessageFilter;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.Processing;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.WorkerThreads;
+import io.batchconsumer.core.exactlyonce.ExactlyOnce;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 import io.batchconsumer.spring.listener.BatchListenerMethodAdapter;
@@ -48,12 +53,16 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final List<MessageFilter> filters;
 
+	/** Builds exactly-once processing; created on first use, so spring-jdbc is needed only then. */
+	private final Supplier<Object> exactlyOnceSupport;
+
 	ConfiguredBatchContainerFactory(ListenerOptionsResolver resolver, List<BatchContainerCustomizer> customizers,
 			List<ContainerObserverFactory> observerFactories, List<SliceListenerDecorator> decorators,
 			WorkerThreads workerThreads, Transport transport, PayloadConverter converter,
-			EffectiveOptions effectiveOptions, List<MessageFilter> filters) {
+			EffectiveOptions effectiveOptions, List<MessageFilter> filters, Supplier<Object> exactlyOnceSupport) {
 		this.filters = List.copyOf(filters);
 		this.resolver = resolver;
+		this.exactlyOnceSupport = exactlyOnceSupport;
 		this.effectiveOptions = effectiveOptions;
 		this.customizers = List.copyOf(customizers);
 		this.observerFactories = List.copyOf(observerFactories);
@@ -74,12 +83,22 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		ResolvedListener resolved = withTransportDefaults(this.resolver.resolve(endpoint.id(), endpoint));
 		ContainerOptions options = customize(resolved.options());
 		this.effectiveOptions.record(options.id(), withCustomizations(resolved, options));
+		MessageSource source = this.transport.createSource(options);
 		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter);
+		DeadLetterSink sink = this.transport.deadLetterSink(options);
+		if (resolved.processing() == Processing.EXACTLY_ONCE) {
+			// Innermost: the transaction holds the listener's writes and the marks; decorators
+			// (observations) wrap the whole transaction.
+			ExactlyOnce exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options,
+					endpoint.method());
+			source = exactlyOnce.source(source);
+			listener = exactlyOnce.listener(listener);
+			sink = exactlyOnce.deadLetterSink(sink);
+		}
 		for (int i = this.decorators.size() - 1; i >= 0; i--) {
 			listener = this.decorators.get(i).decorate(options, listener);
 		}
-		return new BatchContainer(options, this.transport.createSource(options), listener,
-				this.transport.deadLetterSink(options),
+		return new BatchContainer(options, source, listener, sink,
 				CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads,
 				filterOf(options.id()), options.usesRetryQueue() ? this.transport.retryQueue(options) : null,
 				java.time.Clock.systemUTC());
@@ -116,7 +135,8 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 				EffectiveOption.Source.DEFAULT, pull.property(),
 				"default of " + AopUtils.getTargetClass(this.transport).getSimpleName()));
 		ContainerOptions options = resolved.options().toBuilder().pullBatchSize(transportDefault).build();
-		return new ResolvedListener(options, resolved.autoStartup(), java.util.Collections.unmodifiableMap(effective));
+		return new ResolvedListener(options, resolved.autoStartup(), resolved.processing(),
+				java.util.Collections.unmodifiableMap(effective));
 	}
 
 	/** The resolved options, with each value a customizer changed marked as such. */

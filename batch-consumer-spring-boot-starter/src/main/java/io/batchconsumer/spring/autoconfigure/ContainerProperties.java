@@ -60,6 +60,12 @@ public class ContainerProperties {
 	private Boolean autoStartup;
 
 	/**
+	 * 'at-least-once' (the default) or 'exactly-once': the listener's database writes and its
+	 * messages' completion marks commit in one transaction of the application's transaction manager.
+	 */
+	private String processing;
+
+	/**
 	 * How long to wait for in-flight work on revoke and on stop.
 	 */
 	private Duration shutdownTimeout;
@@ -142,6 +148,14 @@ public class ContainerProperties {
 
 	public void setOrdering(String ordering) {
 		this.ordering = ordering;
+	}
+
+	public String getProcessing() {
+		return this.processing;
+	}
+
+	public void setProcessing(String processing) {
+		this.processing = processing;
 	}
 
 	public Boolean getAutoStartup() {

@@ -99,6 +99,7 @@ final class ListenerOptionsResolver {
 				set(builder, option, choice.raw());
 			}
 			return new ResolvedListener(builder.build(), builder.get(OptionTable.AUTO_STARTUP),
+					builder.get(OptionTable.PROCESSING),
 					Collections.unmodifiableMap(effective));
 		}
 		catch (InvalidOptionException ex) {

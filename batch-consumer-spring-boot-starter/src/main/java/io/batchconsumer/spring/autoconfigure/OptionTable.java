@@ -10,6 +10,7 @@ import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.util.unit.DataSize;
 
 import io.batchconsumer.core.ContainerOption;
+import io.batchconsumer.core.Processing;
 import io.batchconsumer.core.ContainerOption.Level;
 
 /**
@@ -27,6 +28,10 @@ final class OptionTable {
 	static final ContainerOption<Boolean> AUTO_STARTUP = ContainerOption.of("auto-startup", Boolean.class, true,
 			EnumSet.allOf(Level.class));
 
+	/** At-least-once or exactly-once database side effects: every level may set it. */
+	static final ContainerOption<Processing> PROCESSING = ContainerOption.of("processing", Processing.class,
+			Processing.AT_LEAST_ONCE, EnumSet.allOf(Level.class));
+
 	/** Every option a listener can be configured with, in resolution order. */
 	static final List<ContainerOption<?>> OPTIONS = options();
 
@@ -42,6 +47,7 @@ final class OptionTable {
 			}
 		}
 		options.add(AUTO_STARTUP);
+		options.add(PROCESSING);
 		return List.copyOf(options);
 	}
 

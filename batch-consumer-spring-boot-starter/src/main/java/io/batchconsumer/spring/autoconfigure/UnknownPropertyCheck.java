@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 
@@ -39,13 +40,15 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 
 	private final Environment environment;
 
-	private final BatchListenerContainerRegistry registry;
+	/** Looked up at start: a constructor dependency would make the lifecycle start it (and the containers) first. */
+	private final ObjectProvider<BatchListenerContainerRegistry> registry;
 
 	private final ClassLoader classLoader;
 
 	private volatile boolean running;
 
-	UnknownPropertyCheck(Environment environment, BatchListenerContainerRegistry registry, ClassLoader classLoader) {
+	UnknownPropertyCheck(Environment environment, ObjectProvider<BatchListenerContainerRegistry> registry,
+			ClassLoader classLoader) {
 		this.environment = environment;
 		this.registry = registry;
 		this.classLoader = classLoader;
@@ -53,7 +56,7 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		List<String> problems = problems(KnownProperties.load(this.classLoader), this.registry.getListenerIds());
+		List<String> problems = problems(KnownProperties.load(this.classLoader), this.registry.getObject().getListenerIds());
 		if (!problems.isEmpty()) {
 			throw new UnknownPropertiesException(problems);
 		}

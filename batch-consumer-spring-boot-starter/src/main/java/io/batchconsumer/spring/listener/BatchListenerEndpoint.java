@@ -20,9 +20,11 @@ import java.util.Objects;
  * @param mode the consumption mode or {@code null}
  * @param autoStartup whether to start automatically, as text, or {@code null}
  * @param tags the tag expression or {@code null}
+ * @param processing {@code at-least-once} or {@code exactly-once}, or {@code null}
  */
 public record BatchListenerEndpoint(String id, Object bean, Method method, List<String> topics, String group,
-		String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup, String tags) {
+		String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup, String tags,
+		String processing) {
 
 	public BatchListenerEndpoint {
 		Objects.requireNonNull(id, "id");
@@ -32,7 +34,7 @@ public record BatchListenerEndpoint(String id, Object bean, Method method, List<
 	}
 
 	/**
-	 * An endpoint without a tag expression.
+	 * An endpoint without a tag expression and with the default processing.
 	 * @param id the container id
 	 * @param bean the bean that declares the method
 	 * @param method the method
@@ -46,7 +48,7 @@ public record BatchListenerEndpoint(String id, Object bean, Method method, List<
 	 */
 	public BatchListenerEndpoint(String id, Object bean, Method method, List<String> topics, String group,
 			String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup) {
-		this(id, bean, method, topics, group, ordering, threadSize, consumerBatchSize, mode, autoStartup, null);
+		this(id, bean, method, topics, group, ordering, threadSize, consumerBatchSize, mode, autoStartup, null, null);
 	}
 
 	/**

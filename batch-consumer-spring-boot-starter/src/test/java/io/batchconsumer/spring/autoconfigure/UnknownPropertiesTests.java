@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.StreamUtils;
 
+import io.batchconsumer.core.ContainerObserver;
+import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
@@ -63,6 +66,30 @@ class UnknownPropertiesTests {
 		assertFailsWith("batch-consumer.listeners.paymnets.thread-size=4",
 				"batch-consumer.listeners.paymnets.thread-size overrides listener 'paymnets', but no @BatchListener has that id",
 				"did you mean batch-consumer.listeners.payments.thread-size?");
+	}
+
+	@Test
+	void aMistypedNameFailsStartUpBeforeAnyContainerIsAssignedWork() {
+		List<String> assigned = Collections.synchronizedList(new ArrayList<>());
+		ContainerObserverFactory recording = (listenerId) -> new ContainerObserver() {
+
+			@Override
+			public void sliceProcessed(TopicPartition partition, int messages, long nanos, int failed) {
+			}
+
+			@Override
+			public void partitionsAssigned(Collection<TopicPartition> partitions) {
+				assigned.add(listenerId + " " + partitions);
+			}
+
+		};
+		this.runner.withBean(ContainerObserverFactory.class, () -> recording)
+			.withPropertyValues("batch-consumer.auto-startup=true", "batch-consumer.thred-size=4")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(rootCause(context.getStartupFailure())).hasMessageContaining("batch-consumer.thred-size");
+			});
+		assertThat(assigned).isEmpty();
 	}
 
 	@Test

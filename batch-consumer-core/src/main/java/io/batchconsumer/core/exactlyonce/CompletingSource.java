@@ -1,0 +1,114 @@
+package io.batchconsumer.core.exactlyonce;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.RebalanceListener;
+import io.batchconsumer.core.TopicPartition;
+
+/**
+ * A source that keeps the completion marks in step with the assignment: a partition's marks are
+ * read once when it is assigned and forgotten when it goes; each committed position lets the
+ * marks below it go (at once in memory, after the retention in the table).
+ *
+ * <p>Threading: like every {@link MessageSource}, used by the owner thread only (but
+ * {@link #wakeup()}).
+ */
+final class CompletingSource implements MessageSource {
+
+	private final ExactlyOnce exactlyOnce;
+
+	private final MessageSource delegate;
+
+	CompletingSource(ExactlyOnce exactlyOnce, MessageSource delegate) {
+		this.exactlyOnce = exactlyOnce;
+		this.delegate = delegate;
+	}
+
+	@Override
+	public void subscribe(Collection<String> topics, RebalanceListener listener) {
+		this.delegate.subscribe(topics, new RebalanceListener() {
+
+			@Override
+			public void onAssigned(Collection<TopicPartition> partitions) {
+				partitions.forEach(CompletingSource.this.exactlyOnce::reload);
+				listener.onAssigned(partitions);
+			}
+
+			@Override
+			public void onRevoked(Collection<TopicPartition> partitions) {
+				listener.onRevoked(partitions);
+				partitions.forEach(CompletingSource.this.exactlyOnce::forget);
+			}
+
+			@Override
+			public void onLost(Collection<TopicPartition> partitions) {
+				listener.onLost(partitions);
+				partitions.forEach(CompletingSource.this.exactlyOnce::forget);
+			}
+
+		});
+	}
+
+	@Override
+	public List<Message<byte[]>> poll(Duration timeout) {
+		return this.delegate.poll(timeout);
+	}
+
+	@Override
+	public void pause(Collection<TopicPartition> partitions) {
+		this.delegate.pause(partitions);
+	}
+
+	@Override
+	public void resume(Collection<TopicPartition> partitions) {
+		this.delegate.resume(partitions);
+	}
+
+	@Override
+	public void seek(TopicPartition partition, long offset) {
+		this.delegate.seek(partition, offset);
+	}
+
+	@Override
+	public void commitSync(Map<TopicPartition, Long> offsets) {
+		this.delegate.commitSync(offsets);
+		offsets.forEach(this.exactlyOnce::committed);
+	}
+
+	@Override
+	public void commitAsync(Map<TopicPartition, Long> offsets, BiConsumer<Map<TopicPartition, Long>, Throwable> callback) {
+		this.delegate.commitAsync(offsets, (committed, failure) -> {
+			if (failure == null) {
+				committed.forEach(this.exactlyOnce::committed);
+			}
+			callback.accept(committed, failure);
+		});
+	}
+
+	@Override
+	public Map<TopicPartition, Long> endOffsets() {
+		return this.delegate.endOffsets();
+	}
+
+	@Override
+	public void wakeup() {
+		this.delegate.wakeup();
+	}
+
+	@Override
+	public void close() {
+		try {
+			this.delegate.close();
+		}
+		finally {
+			this.exactlyOnce.cleaner().close();
+		}
+	}
+
+}

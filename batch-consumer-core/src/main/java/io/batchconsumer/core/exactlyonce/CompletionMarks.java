@@ -1,0 +1,48 @@
+package io.batchconsumer.core.exactlyonce;
+
+import java.util.Collection;
+import java.util.concurrent.ConcurrentSkipListSet;
+
+/**
+ * The completion marks of one partition known to this instance: loaded from the completion table
+ * when the partition is assigned, then added to after each committed delivery, and dropped below
+ * the committed position.
+ *
+ * <p>Threading: thread-safe; workers read and add, the owner thread loads and drops.
+ */
+final class CompletionMarks {
+
+	private final ConcurrentSkipListSet<Long> offsets = new ConcurrentSkipListSet<>();
+
+	/** The committed position: every offset below it is finished. */
+	private volatile long floor = -1;
+
+	boolean isMarked(long offset) {
+		return offset < this.floor || this.offsets.contains(offset);
+	}
+
+	void addAll(Collection<Long> marked) {
+		for (Long offset : marked) {
+			if (offset >= this.floor) {
+				this.offsets.add(offset);
+			}
+		}
+	}
+
+	/** Forgets marks below a committed position; they can never be needed again. */
+	void dropBelow(long position) {
+		if (position > this.floor) {
+			this.floor = position;
+		}
+		this.offsets.headSet(position).clear();
+	}
+
+	java.util.List<Long> offsets() {
+		return java.util.List.copyOf(this.offsets);
+	}
+
+	int size() {
+		return this.offsets.size();
+	}
+
+}

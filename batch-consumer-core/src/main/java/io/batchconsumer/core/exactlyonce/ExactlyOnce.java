@@ -1,0 +1,183 @@
+package io.batchconsumer.core.exactlyonce;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import javax.sql.DataSource;
+
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.SourceUnavailableException;
+import io.batchconsumer.core.TopicPartition;
+
+/**
+ * Exactly-once processing for one container: wraps its {@link #listener listener},
+ * {@link #source source} and {@link #deadLetterSink dead-letter sink} so that each delivery runs in
+ * a {@link DeliveryTransaction} that also marks the finished messages in the completion table,
+ * marked messages are never delivered again, the marks of a partition are read once when it is
+ * assigned, and marks below the committed position are deleted in the background.
+ *
+ * <pre>{@code
+ * ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
+ *         new CompletionTable("bc_"));
+ * new BatchContainer(options, exactlyOnce.source(source), exactlyOnce.listener(listener),
+ *         exactlyOnce.deadLetterSink(sink));
+ * }</pre>
+ *
+ * <p>Threading: thread-safe; the marks are shared by workers and the owner thread.
+ */
+public final class ExactlyOnce {
+
+	/** How long marks below a committed position are kept before they are deleted, by default. */
+	public static final Duration DEFAULT_RETENTION = Duration.ofMinutes(5);
+
+	private final String group;
+
+	private final DeliveryTransaction transaction;
+
+	private final DataSource dataSource;
+
+	private final CompletionTable table;
+
+	private final Map<TopicPartition, CompletionMarks> marks = new ConcurrentHashMap<>();
+
+	private final MarkCleaner cleaner;
+
+	/**
+	 * Exactly-once processing with the default retention of deletable marks.
+	 * @param options the container's options (its group)
+	 * @param transaction runs each delivery
+	 * @param dataSource the database of the completion table, the one the transaction is on
+	 * @param table the completion table
+	 */
+	public ExactlyOnce(ContainerOptions options, DeliveryTransaction transaction, DataSource dataSource,
+			CompletionTable table) {
+		this(options, transaction, dataSource, table, DEFAULT_RETENTION);
+	}
+
+	/**
+	 * Exactly-once processing.
+	 * @param options the container's options (its group)
+	 * @param transaction runs each delivery
+	 * @param dataSource the database of the completion table, the one the transaction is on
+	 * @param table the completion table
+	 * @param retention how long marks below a committed position stay in the table: the longest a
+	 *        stalled instance (a zombie) is fenced after its partition was committed beyond it
+	 */
+	public ExactlyOnce(ContainerOptions options, DeliveryTransaction transaction, DataSource dataSource,
+			CompletionTable table, Duration retention) {
+		this.group = options.group();
+		this.transaction = transaction;
+		this.dataSource = dataSource;
+		this.table = table;
+		this.cleaner = new MarkCleaner(options.id(), this, retention);
+	}
+
+	/**
+	 * Wraps the listener: each delivery in a transaction that marks what it finished.
+	 * @param listener the application's listener
+	 * @return the listener to give the container
+	 */
+	public SliceListener listener(SliceListener listener) {
+		return new ExactlyOnceListener(this, listener);
+	}
+
+	/**
+	 * Wraps the source: marks are read on assignment, dropped on revocation, and deleted below
+	 * each committed position. Closing it stops the background deletion.
+	 * @param source the transport's source
+	 * @return the source to give the container
+	 */
+	public MessageSource source(MessageSource source) {
+		return new CompletingSource(this, source);
+	}
+
+	/**
+	 * Wraps the dead-letter sink: a dead letter is marked in the same transaction when the sink
+	 * writes to the same database ({@link TransactionalDeadLetterSink}), else after its write was
+	 * acknowledged (the Kafka dead-letter topic: a crash between the two may write it twice).
+	 * @param sink the transport's sink
+	 * @return the sink to give the container
+	 */
+	public DeadLetterSink deadLetterSink(DeadLetterSink sink) {
+		return new CompletingDeadLetterSink(this, sink);
+	}
+
+	/**
+	 * The marks this instance holds in memory for its assigned partitions: bounded by the
+	 * uncommitted window (the meter {@code batch.consumer.completions.pending}).
+	 * @return the number of marks
+	 */
+	public int pending() {
+		return this.marks.values().stream().mapToInt(CompletionMarks::size).sum();
+	}
+
+	String group() {
+		return this.group;
+	}
+
+	DeliveryTransaction transaction() {
+		return this.transaction;
+	}
+
+	CompletionTable table() {
+		return this.table;
+	}
+
+	MarkCleaner cleaner() {
+		return this.cleaner;
+	}
+
+	/** The marks of a partition, read from the table the first time. */
+	CompletionMarks marks(TopicPartition partition) {
+		CompletionMarks known = this.marks.get(partition);
+		return (known != null) ? known : reload(partition);
+	}
+
+	/** Reads the marks of a partition from the table again (on assignment, after a conflict). */
+	CompletionMarks reload(TopicPartition partition) {
+		CompletionMarks fresh = new CompletionMarks();
+		try (Connection connection = this.dataSource.getConnection()) {
+			fresh.addAll(this.table.load(connection, this.group, partition, 0));
+		}
+		catch (SQLException ex) {
+			throw new SourceUnavailableException("Reading the completion marks of " + partition + " failed: "
+					+ ex.getMessage(), ex);
+		}
+		CompletionMarks previous = this.marks.put(partition, fresh);
+		if (previous != null) {
+			fresh.addAll(previous.offsets());
+		}
+		return fresh;
+	}
+
+	void forget(TopicPartition partition) {
+		this.marks.remove(partition);
+	}
+
+	/** A committed position: marks below it leave memory now and the table after the retention. */
+	void committed(TopicPartition partition, long position) {
+		CompletionMarks known = this.marks.get(partition);
+		if (known != null) {
+			known.dropBelow(position);
+		}
+		this.cleaner.committed(partition, position);
+	}
+
+	int deleteBelow(TopicPartition partition, long position) throws SQLException {
+		try (Connection connection = this.dataSource.getConnection()) {
+			boolean autoCommit = connection.getAutoCommit();
+			int deleted = this.table.deleteBelow(connection, this.group, partition, position);
+			if (!autoCommit) {
+				connection.commit();
+			}
+			return deleted;
+		}
+	}
+
+}

@@ -1,0 +1,72 @@
+package io.batchconsumer.core.exactlyonce;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+/**
+ * A {@link DeliveryTransaction} on a plain {@code DataSource}, for applications without Spring:
+ * the listener reaches the transaction's connection with {@link #currentConnection()}.
+ *
+ * <p>Threading: thread-safe; the connection of a running transaction is bound to its thread.
+ */
+public final class JdbcDeliveryTransaction implements DeliveryTransaction {
+
+	private static final ThreadLocal<Connection> CURRENT = new ThreadLocal<>();
+
+	private final DataSource dataSource;
+
+	/**
+	 * Creates the transaction provider.
+	 * @param dataSource the database of the listener's writes and of the completion table
+	 */
+	public JdbcDeliveryTransaction(DataSource dataSource) {
+		this.dataSource = dataSource;
+	}
+
+	/**
+	 * The connection of the transaction running on this thread.
+	 * @return the connection; not to be closed or committed
+	 * @throws IllegalStateException outside a delivery
+	 */
+	public static Connection currentConnection() {
+		Connection connection = CURRENT.get();
+		if (connection == null) {
+			throw new IllegalStateException("No delivery transaction runs on " + Thread.currentThread().getName());
+		}
+		return connection;
+	}
+
+	@Override
+	public <T> T execute(Work<T> work) throws Exception {
+		try (Connection connection = this.dataSource.getConnection()) {
+			boolean autoCommit = connection.getAutoCommit();
+			connection.setAutoCommit(false);
+			CURRENT.set(connection);
+			try {
+				T result = work.run(connection);
+				connection.commit();
+				return result;
+			}
+			catch (Exception | Error ex) {
+				rollback(connection, ex);
+				throw ex;
+			}
+			finally {
+				CURRENT.remove();
+				connection.setAutoCommit(autoCommit);
+			}
+		}
+	}
+
+	private static void rollback(Connection connection, Throwable cause) {
+		try {
+			connection.rollback();
+		}
+		catch (SQLException ex) {
+			cause.addSuppressed(ex);
+		}
+	}
+
+}

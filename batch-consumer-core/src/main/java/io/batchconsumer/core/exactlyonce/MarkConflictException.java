@@ -1,0 +1,17 @@
+package io.batchconsumer.core.exactlyonce;
+
+import java.sql.SQLException;
+
+/**
+ * Another transaction marked one of these messages first (a zombie, or the new owner of the
+ * partition): this transaction must roll back, its side effects never become visible.
+ */
+public final class MarkConflictException extends RuntimeException {
+
+	private static final long serialVersionUID = 1L;
+
+	MarkConflictException(String message, SQLException cause) {
+		super(message, cause);
+	}
+
+}

