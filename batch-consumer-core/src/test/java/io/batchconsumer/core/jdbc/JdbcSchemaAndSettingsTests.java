@@ -32,7 +32,7 @@ class JdbcSchemaAndSettingsTests {
 		JdbcSettings settings = TestDatabases.settings().withInitializeSchema(SchemaInitialization.EMBEDDED);
 		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.H2, this.dir, 2);
 				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
-			assertThat(tables(dataSource, settings)).hasSize(8);
+			assertThat(tables(dataSource, settings)).hasSize(9);
 			assertThat(TestDatabases.count(dataSource,
 					"SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'WRITE_DELAY'")).isZero();
 		}
@@ -50,7 +50,7 @@ class JdbcSchemaAndSettingsTests {
 			JdbcSettings always = settings.withInitializeSchema(SchemaInitialization.ALWAYS);
 			try (JdbcTransport transport = new JdbcTransport(dataSource, always)) {
 				transport.initializeSchema();
-				assertThat(tables(dataSource, settings)).hasSize(8);
+				assertThat(tables(dataSource, settings)).hasSize(9);
 				assertThat(transport.producer().send("t", "x").isStored()).isTrue();
 			}
 		}
