@@ -20,7 +20,9 @@ class BenchmarkRunnerQuickTests {
 
 	private static final List<String> KAFKA_CONTENDERS = List.of("plain KafkaConsumer", "Spring Kafka batch listener",
 			"Parallel Consumer unordered", "Parallel Consumer key", "barrier (wait for the batch)",
-			"batch-consumer unordered", "batch-consumer key", "batch-consumer partition");
+			"batch-consumer unordered", "batch-consumer key", "batch-consumer partition",
+			"batch-consumer unordered, generic defaults", "batch-consumer key, generic defaults",
+			"batch-consumer unordered, transport defaults", "batch-consumer key, transport defaults");
 
 	@TempDir
 	Path out;
@@ -44,7 +46,7 @@ class BenchmarkRunnerQuickTests {
 		long limit = KafkaBench.backlogBounds(options.sizes().memory(new Blocker()))[1];
 		assertThat(rows(rows, 5)).extracting(RunResult::contender).containsExactlyInAnyOrderElementsOf(KAFKA_CONTENDERS);
 		assertThat(rows(rows, 5)).filteredOn((row) -> row.contender().startsWith("batch-consumer"))
-			.hasSize(3)
+			.hasSize(7)
 			.allSatisfy((row) -> assertThat(row.backlogMax()).isPositive().isLessThanOrEqualTo(limit));
 		assertThat(this.out.resolve("results.md")).isNotEmptyFile();
 		assertThat(this.out.resolve("results.csv")).isNotEmptyFile();
