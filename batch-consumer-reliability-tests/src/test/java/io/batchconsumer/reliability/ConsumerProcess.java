@@ -5,12 +5,11 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -39,6 +38,9 @@ final class ConsumerProcess {
 	/** The largest commit lag reported; written by the reader thread. */
 	private volatile long maxCommitLag;
 
+	/** The messages the listener finished, from the last {@code STATS} line; written by the reader thread. */
+	private volatile long succeeded;
+
 	private ConsumerProcess(Process process) {
 		this.process = process;
 		Thread reader = new Thread(this::read, "consumer-process-output");
@@ -52,11 +54,8 @@ final class ConsumerProcess {
 	 * @return the running process
 	 */
 	static ConsumerProcess start(List<String> properties) {
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		command.addAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-				System.getProperty("java.class.path"), CrashLoopApplication.class.getName()));
-		properties.forEach((property) -> command.add("--" + property));
+		List<String> command = ChildJvm.instance()
+			.command(CrashLoopApplication.class, properties.stream().map((property) -> "--" + property).toList());
 		try {
 			return new ConsumerProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
 		}
@@ -85,6 +84,30 @@ final class ConsumerProcess {
 		return this.ready.getCount() == 0;
 	}
 
+	/**
+	 * Ends this life with SIGKILL at a random moment of it: during start-up (within 2 s of the
+	 * start, ready or not) when {@code duringStartUp}, otherwise once the listener finished its
+	 * first message of this life, then up to {@code afterWork} later (so that the kill meets work in
+	 * flight however slow the machine is to start or to join a group).
+	 * @param random the test's seeded random
+	 * @param duringStartUp whether to kill during start-up
+	 * @param afterWork the longest time to let it work
+	 * @return whether the process had reported {@code READY} when it was killed
+	 */
+	boolean killAtRandom(Random random, boolean duringStartUp, Duration afterWork) throws InterruptedException {
+		if (duringStartUp) {
+			Thread.sleep(random.nextInt(2000)); // chaos pacing: a random moment of the start-up
+		}
+		else {
+			awaitReady(Duration.ofMinutes(2));
+			awaitWork(Duration.ofMinutes(2));
+			Thread.sleep(random.nextLong(afterWork.toMillis() + 1)); // chaos pacing: a random moment of the work
+		}
+		boolean started = isReady();
+		kill();
+		return started;
+	}
+
 	/** Kills the process with SIGKILL (no shutdown hook runs) and waits until it is gone. */
 	void kill() throws InterruptedException {
 		this.process.destroyForcibly();
@@ -99,6 +122,22 @@ final class ConsumerProcess {
 		if (!this.process.waitFor(60, TimeUnit.SECONDS)) {
 			this.process.destroyForcibly();
 			throw new IllegalStateException("The consumer process did not stop on SIGTERM; last output:\n" + tail());
+		}
+	}
+
+	/**
+	 * Waits until the listener finished a message in this life (the {@code STATS} lines say so).
+	 * @param timeout how long at most
+	 * @throws IllegalStateException when it did not, with its last output
+	 */
+	void awaitWork(Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (this.succeeded == 0) {
+			if (System.nanoTime() > deadline || !this.process.isAlive()) {
+				throw new IllegalStateException("The consumer process finished no message in " + timeout + "; alive: "
+						+ this.process.isAlive() + "; last output:\n" + tail());
+			}
+			Thread.sleep(5); // polling the reader thread's field; the deadline bounds it
 		}
 	}
 
@@ -127,6 +166,7 @@ final class ConsumerProcess {
 					long lag = Long.parseLong(line.split(" ")[1]);
 					this.lastCommitLag = lag;
 					this.maxCommitLag = Math.max(this.maxCommitLag, lag);
+					this.succeeded = Long.parseLong(line.split(" ")[3]);
 					continue;
 				}
 				if (line.equals("READY")) {

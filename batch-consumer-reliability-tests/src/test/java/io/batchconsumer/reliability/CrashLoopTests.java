@@ -39,10 +39,12 @@ import static org.awaitility.Awaitility.await;
  * the messages that were processed but not yet committed when a kill hit, each crash's share
  * within the uncommitted window that the configuration allows ({@link #WINDOW_BOUND}).
  *
- * <p>On H2 this JVM and the consumer share the file database with {@code AUTO_SERVER=TRUE}; this
- * JVM closes its connections while a consumer that is going to be killed runs, so the killed
- * process is the one that has the file open (a real test of {@code WRITE_DELAY=0}). PostgreSQL is
- * an embedded server this test starts.
+ * <p>On H2 the lives that are going to be killed open the file alone ({@code FILE_LOCK=FS}, which
+ * the operating system releases with the killed process, so the next life does not wait for a
+ * stale lock file); this JVM opens it only between lives, so the killed process is the one that
+ * has the file open (a real test of {@code WRITE_DELAY=0}). The last life, which this JVM watches
+ * while it runs, shares the file with {@code AUTO_SERVER=TRUE}. PostgreSQL is an embedded server
+ * this test starts, MariaDB a server of this JVM's test support.
  *
  * <p>Default run: 20,000 messages, 6 kills per database. Soak run
  * ({@code -Dbatch-consumer.soak=true}): 200,000 messages, 40 kills.
@@ -91,7 +93,7 @@ class CrashLoopTests {
 				int upTo = (int) ((long) total * (life + 1) / (kills + 1));
 				database.send(sent, upTo);
 				sent = upTo;
-				ConsumerProcess consumer = ConsumerProcess.start(database.consumerProperties(life));
+				ConsumerProcess consumer = ConsumerProcess.start(database.consumerProperties(life, life == kills));
 				try {
 					if (life == kills) {
 						finish(database, consumer, total);
@@ -124,21 +126,14 @@ class CrashLoopTests {
 
 	private static Crash killAtRandom(Database database, ConsumerProcess consumer, int life, Random random)
 			throws InterruptedException {
-		boolean duringStartUp = random.nextInt(4) == 0;
-		if (!duringStartUp) {
-			consumer.awaitReady(Duration.ofMinutes(2));
-		}
-		Thread.sleep(duringStartUp ? random.nextInt(3000) : 100 + random.nextInt(1400)); // chaos pacing
-		boolean started = consumer.isReady();
-		long lag = consumer.lastCommitLag();
-		long maxLag = consumer.maxCommitLag();
-		consumer.kill();
-		return database.crash(life, started, lag, maxLag);
+		// The first life is always killed while it works: at least one kill meets work in flight.
+		boolean started = consumer.killAtRandom(random, life > 0 && random.nextInt(4) == 0, Duration.ofSeconds(1));
+		return database.crash(life, started, consumer.lastCommitLag(), consumer.maxCommitLag());
 	}
 
 	private static void finish(Database database, ConsumerProcess consumer, int total) throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
-		try (HikariDataSource pool = database.pool()) {
+		try (HikariDataSource pool = database.sharedPool()) {
 			await().atMost(Duration.ofMinutes(5))
 				.pollInterval(Duration.ofMillis(500))
 				.until(() -> Database.outcome(pool, total).isComplete());
@@ -188,34 +183,57 @@ class CrashLoopTests {
 	 */
 	static final class Database implements AutoCloseable {
 
+		/** The URL of this JVM between lives and of the lives that are killed. */
 		private final String url;
+
+		/** The URL of the last life and of this JVM while it runs (on H2 {@code AUTO_SERVER=TRUE}). */
+		private final String sharedUrl;
 
 		private final String user;
 
 		private final EmbeddedPostgres postgres;
 
-		private Database(String url, String user, EmbeddedPostgres postgres) {
+		private Database(String url, String sharedUrl, String user, EmbeddedPostgres postgres) {
 			this.url = url;
+			this.sharedUrl = sharedUrl;
 			this.user = user;
 			this.postgres = postgres;
 		}
 
 		static Database start(Store store, Path directory) throws IOException {
 			if (store == Store.H2_FILE) {
-				return new Database("jdbc:h2:file:" + directory.resolve("queue").toAbsolutePath()
-						+ ";AUTO_SERVER=TRUE;WRITE_DELAY=0", "sa", null);
+				String file = "jdbc:h2:file:" + directory.resolve("queue").toAbsolutePath() + ";WRITE_DELAY=0";
+				return new Database(file + ";FILE_LOCK=FS", file + ";AUTO_SERVER=TRUE", "sa", null);
 			}
 			if (store == Store.MARIADB) {
 				// One MariaDB server per JVM (test-support), a fresh database of it per run.
-				return new Database(SharedMariaDb.newDatabase(), "root", null);
+				String url = SharedMariaDb.newDatabase();
+				return new Database(url, url, "root", null);
 			}
 			EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-			return new Database(postgres.getJdbcUrl("postgres", "postgres"), "postgres", postgres);
+			String url = postgres.getJdbcUrl("postgres", "postgres");
+			return new Database(url, url, "postgres", postgres);
 		}
 
+		/**
+		 * A pool for this JVM while no consumer runs.
+		 * @return a new pool; close it before the next life starts
+		 */
 		HikariDataSource pool() {
+			return pool(this.url);
+		}
+
+		/**
+		 * A pool for this JVM while the last life runs.
+		 * @return a new pool
+		 */
+		HikariDataSource sharedPool() {
+			return pool(this.sharedUrl);
+		}
+
+		private HikariDataSource pool(String jdbcUrl) {
 			HikariDataSource pool = new HikariDataSource();
-			pool.setJdbcUrl(this.url);
+			pool.setJdbcUrl(jdbcUrl);
 			pool.setUsername(this.user);
 			pool.setPassword("");
 			pool.setMaximumPoolSize(4);
@@ -223,8 +241,17 @@ class CrashLoopTests {
 			return pool;
 		}
 
-		List<String> consumerProperties(int life) {
-			return List.of("spring.datasource.url=" + this.url, "spring.datasource.username=" + this.user,
+		/**
+		 * The database URL of a consumer life.
+		 * @param last whether it is the last life (watched by this JVM while it runs, not killed)
+		 * @return the URL
+		 */
+		String consumerUrl(boolean last) {
+			return last ? this.sharedUrl : this.url;
+		}
+
+		List<String> consumerProperties(int life, boolean last) {
+			return List.of("spring.datasource.url=" + consumerUrl(last), "spring.datasource.username=" + this.user,
 					"spring.datasource.password=", "spring.datasource.hikari.maximum-pool-size=" + (THREADS + 2),
 					"spring.jmx.enabled=false", "crash.life=" + life, "batch-consumer.group=" + CrashLoopApplication.TOPIC,
 					"batch-consumer.jdbc.instance-id=crash-consumer", "batch-consumer.jdbc.initialize-schema=always",

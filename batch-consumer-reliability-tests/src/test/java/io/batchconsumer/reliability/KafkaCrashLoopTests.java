@@ -30,8 +30,8 @@ import static org.awaitility.Awaitility.await;
  * {@code batch-consumer.transport=kafka}, killed with SIGKILL at random moments — a quarter of them
  * during start-up — and started again, while this JVM produces keyed messages ({@code sendBatch},
  * acks=all): half before the first life, so that kills meet a backlog, the rest between lives. The consumer records every message it processes in an H2 file
- * database that it owns ({@code AUTO_SERVER=TRUE;WRITE_DELAY=0}), in its own transaction, before
- * the listener returns.
+ * database ({@code WRITE_DELAY=0}; see {@link CrashLoopTests} for how the lives open it), in its own
+ * transaction, before the listener returns.
  *
  * <p>At the end: every produced message was processed at least once, the group's committed offsets
  * ({@code listConsumerGroupOffsets}) are the end offsets of every partition, and the duplicates are
@@ -103,7 +103,7 @@ class KafkaCrashLoopTests {
 				int upTo = total / 2 + (int) ((long) (total - total / 2) * (life + 1) / (kills + 1));
 				send(producer, sent, upTo);
 				sent = upTo;
-				ConsumerProcess consumer = ConsumerProcess.start(consumerProperties(database, broker, life));
+				ConsumerProcess consumer = ConsumerProcess.start(consumerProperties(database, broker, life, life == kills));
 				try {
 					if (life == kills) {
 						finish(database, broker, consumer, total);
@@ -145,11 +145,8 @@ class KafkaCrashLoopTests {
 		}
 	}
 
-	private static List<String> consumerProperties(Database database, SharedKafka broker, int life) {
-		String url;
-		try (HikariDataSource pool = database.pool()) { // not connected: only its URL is read
-			url = pool.getJdbcUrl();
-		}
+	private static List<String> consumerProperties(Database database, SharedKafka broker, int life, boolean last) {
+		String url = database.consumerUrl(last);
 		return List.of("spring.datasource.url=" + url, "spring.datasource.username=sa", "spring.datasource.password=",
 				"spring.datasource.hikari.maximum-pool-size=6", "spring.jmx.enabled=false", "crash.life=" + life,
 				"batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=" + broker.bootstrap(),
@@ -175,21 +172,10 @@ class KafkaCrashLoopTests {
 
 	private static Crash killAtRandom(Database database, SharedKafka broker, ConsumerProcess consumer, int life,
 			Random random) throws Exception {
-		// The first life is always killed after it started working, so that at least one kill meets
-		// work in flight however slow the machine (a loaded machine can take seconds to join the group).
-		boolean duringStartUp = life > 0 && random.nextInt(4) == 0;
-		if (!duringStartUp) {
-			consumer.awaitReady(Duration.ofMinutes(2));
-			try (HikariDataSource pool = database.pool()) {
-				await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(50))
-					.until(() -> Database.count(pool, "SELECT COUNT(*) FROM processed WHERE life = " + life) > 0);
-			}
-		}
-		Thread.sleep(duringStartUp ? random.nextInt(3000) : 500 + random.nextInt(2500)); // chaos pacing
-		boolean started = consumer.isReady();
+		// The first life is always killed while it works: at least one kill meets work in flight.
+		boolean started = consumer.killAtRandom(random, life > 0 && random.nextInt(4) == 0, Duration.ofMillis(2500));
 		long lag = consumer.lastCommitLag();
 		long maxLag = consumer.maxCommitLag();
-		consumer.kill();
 		Map<Integer, Long> committed = broker.committed(GROUP, CrashLoopApplication.TOPIC);
 		try (HikariDataSource pool = database.pool()) {
 			long processed = Database.count(pool, "SELECT COUNT(*) FROM processed WHERE life = " + life);
@@ -205,7 +191,7 @@ class KafkaCrashLoopTests {
 	private static void finish(Database database, SharedKafka broker, ConsumerProcess consumer, int total)
 			throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
-		try (HikariDataSource pool = database.pool()) {
+		try (HikariDataSource pool = database.sharedPool()) {
 			await().atMost(Duration.ofMinutes(5))
 				.pollInterval(Duration.ofMillis(500))
 				.until(() -> Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed") == total
