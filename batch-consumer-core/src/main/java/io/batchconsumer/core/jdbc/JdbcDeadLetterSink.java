@@ -11,8 +11,9 @@ import io.batchconsumer.core.exactlyonce.TransactionalDeadLetterSink;
 
 /**
  * Writes dead letters of one consumer group to the dead-letter table: the original topic, queue and
- * offset ({@link DeadLetter#origin()}: for a retry, the record it retries, not the retry topic's), key, payload bytes and headers, the attempts, the error class and the bounded error
- * message, with the group and the time. The write is committed before {@link #send} returns.
+ * offset ({@link DeadLetter#origin()}: for a retry, the record it retries, not the retry topic's),
+ * key, payload bytes and headers, the attempts, the error class and the bounded error message,
+ * with the group and the time. The write is committed before {@link #send} returns.
  *
  * <p>Threading: thread-safe; called by worker threads.
  */

@@ -8,10 +8,16 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
@@ -109,18 +115,17 @@ class KafkaRetryQueueTests {
 
 	@Test
 	void creatingTheRetryTopicIsLoggedAsTheRetryTopic() {
-		ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
-			.getLogger(DeadLetterTopics.class);
-		ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender = new ch.qos.logback.core.read.ListAppender<>();
+		Logger logger = (Logger) LoggerFactory.getLogger(DeadLetterTopics.class);
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
 		appender.start();
-		ch.qos.logback.classic.Level level = logger.getLevel();
-		logger.setLevel(ch.qos.logback.classic.Level.INFO);
+		Level level = logger.getLevel();
+		logger.setLevel(Level.INFO);
 		logger.addAppender(appender);
 		try {
 			ContainerOptions options = KafkaTransportTests.options("logged", "logged-topic").ordering(Ordering.UNORDERED)
 				.retryBlockingLimit(Duration.ofMillis(100)).retryLevels("1s").build();
 			RetryQueue queue = transport.retryQueue(options);
-			assertThat(appender.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+			assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
 				.contains("Created retry topic " + queue.topic())
 				.noneMatch((line) -> line.contains("dead-letter"));
 		}
@@ -131,7 +136,7 @@ class KafkaRetryQueueTests {
 	}
 
 	private static String header(ConsumerRecord<String, byte[]> record, String name) {
-		org.apache.kafka.common.header.Header header = record.headers().lastHeader(name);
+		Header header = record.headers().lastHeader(name);
 		return (header != null) ? new String(header.value(), StandardCharsets.UTF_8) : null;
 	}
 
