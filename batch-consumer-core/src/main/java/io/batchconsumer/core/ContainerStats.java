@@ -29,15 +29,50 @@ import java.util.List;
  *        restarted, though it goes on retrying the work the error interrupted
  * @param messagesFiltered messages finished without the listener because their tag or a
  *        {@link MessageFilter} did not select them
+ * @param messagesQueuedForRetry failed messages stored in the {@link RetryQueue} (and finished where
+ *        they failed) because their next back-off exceeds {@code retry.blocking-limit}; each is
+ *        counted in {@code messagesRetried} too
  */
 public record ContainerStats(String id, ContainerState state, List<PartitionStats> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 		long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 		long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
-		String fatalError, long messagesFiltered) {
+		String fatalError, long messagesFiltered, long messagesQueuedForRetry) {
 
 	public ContainerStats {
 		partitions = List.copyOf(partitions);
+	}
+
+	/**
+	 * A snapshot with nothing sent to a retry queue, as before the retry queue existed.
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken (epoch millis)
+	 * @param fatalError the first fatal error, or {@code null}
+	 * @param messagesFiltered messages finished without the listener
+	 */
+	public ContainerStats(String id, ContainerState state, List<PartitionStats> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
+			String fatalError, long messagesFiltered) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered, 0);
 	}
 
 	/**
@@ -66,7 +101,7 @@ public record ContainerStats(String id, ContainerState state, List<PartitionStat
 			long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis) {
 		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
 				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
-				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, null, 0);
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, null, 0, 0);
 	}
 
 	/**
@@ -97,7 +132,7 @@ public record ContainerStats(String id, ContainerState state, List<PartitionStat
 			String fatalError) {
 		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
 				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
-				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, 0);
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, 0, 0);
 	}
 
 	/**

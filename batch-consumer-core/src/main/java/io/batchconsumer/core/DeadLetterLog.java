@@ -4,7 +4,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs one WARN line per dead letter once its sink stored it: the listener, where the message was,
+ * Logs one WARN line per dead letter once its sink stored it: the listener, where the message was
+ * first read ({@link DeadLetter#origin()}: for a retry, the record it retries),
  * how often it was delivered and the class of its last failure — never the payload, the key or the
  * error message (either may hold what the payload held).
  *
@@ -26,9 +27,9 @@ final class DeadLetterLog implements DeadLetterSink {
 	@Override
 	public void send(DeadLetter deadLetter) throws Exception {
 		this.sink.send(deadLetter);
-		Message<byte[]> message = deadLetter.message();
+		DeadLetter.Origin origin = deadLetter.origin();
 		logger.warn("Listener '{}' dead-lettered topic {} partition {} offset {} after {} attempts: {}", this.listenerId,
-				message.topic(), message.partition(), message.offset(), deadLetter.attempts(), deadLetter.errorClass());
+				origin.topic(), origin.partition(), origin.offset(), deadLetter.attempts(), deadLetter.errorClass());
 	}
 
 }

@@ -58,6 +58,27 @@ public interface RetryQueue {
 	}
 
 	/**
+	 * The headers of a message as it goes to this retry queue: its own, the attempt, and where it was
+	 * first read. A message of the retry topic keeps the origin its headers name; any other message
+	 * (a replayed dead letter may carry {@code bc-original-*} headers of its earlier life) is its own
+	 * origin.
+	 * @param message the message, with the attempt it comes back with
+	 * @param retryTopic the topic of this retry queue ({@link #topic()})
+	 * @return the headers
+	 */
+	static java.util.Map<String, String> headersOf(Message<byte[]> message, String retryTopic) {
+		if (message.topic().equals(retryTopic)) {
+			return headersOf(message);
+		}
+		java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(message.headers());
+		headers.put(ORIGINAL_TOPIC, message.topic());
+		headers.put(ORIGINAL_PARTITION, Integer.toString(message.partition()));
+		headers.put(ORIGINAL_OFFSET, Long.toString(message.offset()));
+		return headersOf(new Message<>(message.topic(), message.partition(), message.offset(), message.key(),
+				message.payload(), headers, message.timestamp(), message.deliveryAttempt(), message.serializedSize()));
+	}
+
+	/**
 	 * The attempt a message read from a retry topic comes with: its {@link #ATTEMPT} header, else 1.
 	 * @param message the message
 	 * @return the message with that delivery attempt

@@ -3,14 +3,17 @@ package io.batchconsumer.core.internal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetter;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.RetryQueue;
@@ -19,7 +22,9 @@ import io.batchconsumer.core.RetryQueue;
  * Hands failed messages whose back-off exceeds {@code retry.blocking-limit} to the transport's
  * {@link RetryQueue}, due after the back-off: they are finished where they failed and come back
  * through the queue's topic, so no worker waits for them. The due time is taken from the engine's
- * {@link Ticker}.
+ * {@link Ticker}. A message of the retry topic is delivered with the attempt its header names, and
+ * its dead letter names the record it retries (topic, partition, offset from the headers) without
+ * the retry headers, so the dead letter is listed and replayed under the original topic.
  *
  * <p>Threading: called by workers concurrently; holds no mutable state (the counter is a
  * {@code LongAdder}, the queue is thread-safe by its contract).
@@ -79,6 +84,52 @@ final class RetryHandOff {
 					+ " forbids: set ordering=unordered, or raise retry.blocking-limit above the longest back-off "
 					+ "(retries then wait on their worker)");
 		}
+	}
+
+	/**
+	 * A message as the listener gets it: a retry with the attempt it carries, any other unchanged
+	 * (a replayed dead letter may carry an attempt header of its earlier life).
+	 * @param message the message as read
+	 * @return the message to deliver
+	 */
+	Message<byte[]> restored(Message<byte[]> message) {
+		return isRetry(message) ? RetryQueue.restoreAttempt(message) : message;
+	}
+
+	/**
+	 * The dead letter of a message that failed its last attempt: a retry is recorded under its
+	 * origin, without the headers of the retry queue; its {@link DeadLetter#message()} stays the
+	 * retry record, which the container finishes.
+	 * @param message the message
+	 * @param cause its last failure, may be {@code null}
+	 * @return the dead letter
+	 */
+	DeadLetter deadLetterOf(Message<byte[]> message, Throwable cause) {
+		if (!isRetry(message)) {
+			return DeadLetter.of(message, message.deliveryAttempt(), cause);
+		}
+		Map<String, String> headers = new LinkedHashMap<>(message.headers());
+		String topic = headers.remove(RetryQueue.ORIGINAL_TOPIC);
+		String partition = headers.remove(RetryQueue.ORIGINAL_PARTITION);
+		String offset = headers.remove(RetryQueue.ORIGINAL_OFFSET);
+		headers.remove(RetryQueue.ATTEMPT);
+		headers.remove(Message.DELIVER_AT_HEADER);
+		Message<byte[]> stripped = new Message<>(message.topic(), message.partition(), message.offset(), message.key(),
+				message.payload(), headers, message.timestamp(), message.deliveryAttempt(), message.serializedSize());
+		DeadLetter deadLetter = DeadLetter.of(stripped, message.deliveryAttempt(), cause);
+		try {
+			return deadLetter.withOrigin(new DeadLetter.Origin(topic, Integer.parseInt(partition), Long.parseLong(offset)));
+		}
+		catch (RuntimeException ex) {
+			// No readable origin (a record someone else wrote to the retry topic): the retry record is all we know.
+			logger.warn("{} of container '{}' has no readable origin headers; dead-lettered as a record of {}", message,
+					this.id, message.topic());
+			return deadLetter;
+		}
+	}
+
+	private boolean isRetry(Message<byte[]> message) {
+		return message.topic().equals(this.queue.topic());
 	}
 
 	/**

@@ -22,7 +22,7 @@ import io.batchconsumer.core.SliceListener;
  * Runs a slice on a worker: the listener, retries of what failed with exponential back-off in
  * place, then the dead letter. A message is finished only when it succeeded or its dead letter
  * was stored; a dead-letter write that fails is tried again, so nothing is lost. Attempts are
- * counted per message (restored from {@link RetryQueue#restoreAttempt}); a retry whose back-off
+ * counted per message (a retry's restored from {@link RetryQueue#restoreAttempt}); a retry whose back-off
  * exceeds {@code retry.blocking-limit} goes to the retry queue ({@link RetryHandOff}) and the
  * original is finished, so no worker waits for it.
  *
@@ -93,7 +93,8 @@ final class SliceRunner {
 	 * @return whether every message is finished
 	 */
 	boolean process(Slice slice) {
-		List<Message<byte[]>> pending = slice.messages.stream().map(RetryQueue::restoreAttempt).toList();
+		List<Message<byte[]>> pending = (this.retryQueue != null)
+				? slice.messages.stream().map(this.retryQueue::restored).toList() : slice.messages;
 		for (;;) {
 			if (isAbandoned(slice)) {
 				return false;
@@ -161,7 +162,9 @@ final class SliceRunner {
 			return true;
 		}
 		for (Message<byte[]> message : failure.messages) {
-			DeadLetter deadLetter = DeadLetter.of(message, message.deliveryAttempt(), failure.causes.apply(message));
+			Throwable cause = failure.causes.apply(message);
+			DeadLetter deadLetter = (this.retryQueue != null) ? this.retryQueue.deadLetterOf(message, cause)
+					: DeadLetter.of(message, message.deliveryAttempt(), cause);
 			if (!writeDeadLetter(slice, deadLetter)) {
 				return false;
 			}

@@ -10,9 +10,10 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.exactlyonce.TransactionalDeadLetterSink;
 
 /**
- * Writes dead letters of one consumer group to the dead-letter table: the original topic, queue,
- * offset, key, payload bytes and headers, the attempts, the error class and the bounded error
- * message, with the group and the time. The write is committed before {@link #send} returns.
+ * Writes dead letters of one consumer group to the dead-letter table: the original topic, queue and
+ * offset ({@link DeadLetter#origin()}: for a retry, the record it retries, not the retry topic's),
+ * key, payload bytes and headers, the attempts, the error class and the bounded error message,
+ * with the group and the time. The write is committed before {@link #send} returns.
  *
  * <p>Threading: thread-safe; called by worker threads.
  */
@@ -52,9 +53,10 @@ final class JdbcDeadLetterSink implements TransactionalDeadLetterSink {
 				+ " (group_id, topic, queue_id, msg_offset, msg_key, headers, payload, attempts, error_class,"
 				+ " error_message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
 			insert.setString(1, this.group);
-			insert.setString(2, message.topic());
-			insert.setInt(3, message.partition());
-			insert.setLong(4, message.offset());
+			DeadLetter.Origin origin = deadLetter.origin();
+			insert.setString(2, origin.topic());
+			insert.setInt(3, origin.partition());
+			insert.setLong(4, origin.offset());
 			insert.setString(5, message.key());
 			insert.setString(6, HeaderCodec.encode(message.headers()));
 			insert.setBytes(7, message.payload());

@@ -37,7 +37,7 @@ final class JdbcRetryQueue implements RetryQueue {
 		List<OutgoingMessage> outgoing = new ArrayList<>(messages.size());
 		List<byte[]> payloads = new ArrayList<>(messages.size());
 		for (Message<byte[]> message : messages) {
-			outgoing.add(new OutgoingMessage(message.key(), RetryQueue.headersOf(message), message.payload()));
+			outgoing.add(new OutgoingMessage(message.key(), RetryQueue.headersOf(message, this.topic), message.payload()));
 			payloads.add(message.payload());
 		}
 		List<SendResult> results = this.schedule.add(this.topic, outgoing, payloads, dueAt.toEpochMilli());

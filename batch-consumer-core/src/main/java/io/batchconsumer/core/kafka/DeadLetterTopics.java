@@ -14,7 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes sure a dead-letter topic exists before the first dead letter goes to it: created with the
+ * Makes sure a topic of the transport's own exists before the first record goes to it (a
+ * dead-letter topic, a retry topic, the replay marks of a dead-letter topic): created with the
  * admin client, with the broker's default partition count and replication factor, the first time
  * this transport needs it; an existing topic is fine. Where the client may not create topics (no
  * ACL, a policy) a warning says so once and the send goes ahead: the topic may exist already, or
@@ -48,34 +49,35 @@ final class DeadLetterTopics {
 	}
 
 	void ensure(String topic) throws InterruptedException {
-		ensure(topic, Map.of());
+		ensure(topic, Map.of(), "dead-letter topic");
 	}
 
 	/**
 	 * Makes sure a topic exists, created with these topic configs when it does not.
 	 * @param topic the topic
 	 * @param configs topic configs of a new topic, such as {@code cleanup.policy=compact}
+	 * @param what what the topic is, for the log: {@code dead-letter topic}, {@code retry topic}, ...
 	 * @throws InterruptedException when interrupted while waiting for the admin client
 	 */
-	void ensure(String topic, Map<String, String> configs) throws InterruptedException {
+	void ensure(String topic, Map<String, String> configs, String what) throws InterruptedException {
 		if (this.settled.contains(topic)) {
 			return;
 		}
 		NewTopic newTopic = new NewTopic(topic, Optional.empty(), Optional.empty()).configs(configs);
 		try {
 			this.clients.admin().createTopics(List.of(newTopic)).all().get(CREATE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-			logger.info("Created dead-letter topic {}", topic);
+			logger.info("Created {} {}", what, topic);
 			this.settled.add(topic);
 		}
 		catch (ExecutionException ex) {
 			if (!(ex.getCause() instanceof TopicExistsException)) {
-				logger.warn("Could not create dead-letter topic {} (the send goes ahead): {}", topic, ex.getCause().toString());
+				logger.warn("Could not create {} {} (the send goes ahead): {}", what, topic, ex.getCause().toString());
 			}
 			this.settled.add(topic);
 		}
 		catch (java.util.concurrent.TimeoutException ex) {
 			// Not settled: the broker is slow or away, and the send will tell. Try again next time.
-			logger.warn("Creating dead-letter topic {} timed out", topic);
+			logger.warn("Creating {} {} timed out", what, topic);
 		}
 	}
 

@@ -16,7 +16,9 @@ import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.Message;
 
 /**
- * Writes dead letters to {@code <topic>.DLQ}: the original key and value bytes, the original
+ * Writes dead letters to {@code <topic>.DLQ} of the topic the record was first read from
+ * ({@link DeadLetter#origin()}: for a retry, the record it retries, not the retry topic): the
+ * original key and value bytes, the original
  * headers (as the message carries them: UTF-8 text), and these headers (UTF-8 text):
  * <ul>
  * <li>{@code bc-original-topic}, {@code bc-original-partition}, {@code bc-original-offset} — where
@@ -82,7 +84,7 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 	@Override
 	public void send(DeadLetter deadLetter) throws Exception {
 		Message<byte[]> message = deadLetter.message();
-		String topic = DeadLetterTopics.of(message.topic());
+		String topic = DeadLetterTopics.of(deadLetter.origin().topic());
 		this.topics.ensure(topic);
 		ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, null, message.key(), message.payload(),
 				headers(deadLetter, this.group));
@@ -106,9 +108,10 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 				headers.add(header.getKey(), utf8(header.getValue()));
 			}
 		}
-		headers.add(ORIGINAL_TOPIC, utf8(message.topic()));
-		headers.add(ORIGINAL_PARTITION, utf8(Integer.toString(message.partition())));
-		headers.add(ORIGINAL_OFFSET, utf8(Long.toString(message.offset())));
+		DeadLetter.Origin origin = deadLetter.origin();
+		headers.add(ORIGINAL_TOPIC, utf8(origin.topic()));
+		headers.add(ORIGINAL_PARTITION, utf8(Integer.toString(origin.partition())));
+		headers.add(ORIGINAL_OFFSET, utf8(Long.toString(origin.offset())));
 		headers.add(ATTEMPTS, utf8(Integer.toString(deadLetter.attempts())));
 		headers.add(ERROR_CLASS, utf8(deadLetter.errorClass()));
 		headers.add(ERROR_MESSAGE, utf8(deadLetter.errorMessage()));

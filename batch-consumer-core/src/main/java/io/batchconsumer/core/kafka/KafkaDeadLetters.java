@@ -144,7 +144,7 @@ final class KafkaDeadLetters implements DeadLetters {
 			return ReplayResult.failed(id, sent.error());
 		}
 		String marks = partitionOf(id).topic() + REPLAYED_SUFFIX;
-		this.topics.ensure(marks, Map.of("cleanup.policy", "compact"));
+		this.topics.ensure(marks, Map.of("cleanup.policy", "compact"), "replay-mark topic");
 		this.clients.producer()
 			.send(new ProducerRecord<>(marks, id, Long.toString(this.clock.millis()).getBytes(StandardCharsets.UTF_8)))
 			.get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);

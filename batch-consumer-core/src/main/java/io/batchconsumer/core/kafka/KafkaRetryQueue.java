@@ -44,7 +44,7 @@ final class KafkaRetryQueue implements RetryQueue {
 		String at = Long.toString(dueAt.toEpochMilli());
 		List<Object> outgoing = new ArrayList<>(messages.size());
 		for (Message<byte[]> message : messages) {
-			Map<String, String> headers = RetryQueue.headersOf(message);
+			Map<String, String> headers = RetryQueue.headersOf(message, this.topic);
 			headers.put(Message.DELIVER_AT_HEADER, at);
 			outgoing.add(new OutgoingMessage(message.key(), headers, message.payload()));
 		}

@@ -121,7 +121,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		}
 		String topic = KafkaRetryQueue.topicOf(options.group(), options.id());
 		try {
-			this.deadLetterTopics.ensure(topic);
+			this.deadLetterTopics.ensure(topic, Map.of(), "retry topic");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -21,14 +21,17 @@ import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetterPage;
 import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ReplayResult;
 import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.StoredDeadLetter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -95,6 +98,54 @@ class JdbcRetryQueueTests {
 					}
 				}
 				assertThat(transport.scheduledMessages()).isZero();
+			}
+			finally {
+				assertThat(container.stop()).isTrue();
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void aDeadLetterAfterTheRetryQueueNamesTheOriginalTopicPartitionAndOffsetAndIsReplayedThere(
+			TestDatabases.Kind kind) {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
+			List<SendResult> sent = transport.producer().sendBatch("orders", orders(6, 6));
+			List<Message<byte[]>> replayed = new CopyOnWriteArrayList<>();
+			ContainerOptions options = options("origin").retryMaxAttempts(2).retryLevels("150ms").build();
+			BatchContainer container = container(transport, options, (slice) -> {
+				List<Message<byte[]>> failed = new ArrayList<>();
+				for (Message<byte[]> message : slice) {
+					if (message.headers().containsKey(JdbcDeadLetters.REPLAYED_FROM)) {
+						replayed.add(message);
+					}
+					else {
+						failed.add(message);
+					}
+				}
+				return BatchResult.failed(failed);
+			});
+			container.start();
+			try {
+				await().atMost(Duration.ofSeconds(15)).until(() -> container.stats().messagesDeadLettered() == 6);
+				DeadLetterPage page = transport.storedDeadLetters().list("billing", List.of("orders"), 0, 20);
+				assertThat(page.total()).isEqualTo(6);
+				assertThat(page.deadLetters()).extracting((d) -> d.partition() + "@" + d.offset())
+					.containsExactlyInAnyOrderElementsOf(sent.stream().map((r) -> r.partition() + "@" + r.offset()).toList());
+				for (StoredDeadLetter deadLetter : page.deadLetters()) {
+					assertThat(deadLetter.topic()).isEqualTo("orders");
+					assertThat(deadLetter.attempts()).isEqualTo(2);
+					assertThat(deadLetter.headers()).doesNotContainKeys(RetryQueue.ATTEMPT, RetryQueue.ORIGINAL_TOPIC);
+				}
+				List<ReplayResult> results = transport.storedDeadLetters()
+					.replay("billing", List.of("orders"), page.deadLetters().stream().map(StoredDeadLetter::id).toList());
+				assertThat(results).extracting(ReplayResult::outcome).containsOnly(ReplayResult.Outcome.REPLAYED);
+				assertThat(results).extracting((r) -> r.sent().topic()).containsOnly("orders");
+				await().atMost(Duration.ofSeconds(10)).until(() -> replayed.size() == 6);
+				// on the original topic, as a first delivery (not the attempt it was dead-lettered with)
+				assertThat(replayed).extracting(Message::topic).containsOnly("orders");
+				assertThat(replayed).extracting(Message::deliveryAttempt).containsOnly(1);
 			}
 			finally {
 				assertThat(container.stop()).isTrue();

@@ -8,18 +8,29 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetterPage;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.ReplayResult;
 import io.batchconsumer.core.RetryQueue;
+import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.StoredDeadLetter;
 import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +57,87 @@ class KafkaRetryQueueTests {
 	@AfterAll
 	static void stopBroker() {
 		transport.close();
+	}
+
+	@Test
+	void aDeadLetterAfterTheRetryQueueNamesTheOriginalTopicPartitionAndOffsetAndIsReplayedThere() throws Exception {
+		String topic = "refunds-origin";
+		broker.createTopic(topic, 2);
+		List<Object> batch = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			batch.add(OutgoingMessage.of("k" + i, "refund-" + i));
+		}
+		List<SendResult> sent = transport.producer().sendBatch(topic, batch);
+		ContainerOptions options = KafkaTransportTests.options("origin", topic).ordering(Ordering.UNORDERED)
+			.retryMaxAttempts(2).retryBlockingLimit(Duration.ofMillis(100)).retryLevels("150ms").build();
+		List<Message<byte[]>> replayed = new CopyOnWriteArrayList<>();
+		BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
+			List<Message<byte[]>> failed = new ArrayList<>();
+			for (Message<byte[]> message : slice) {
+				if (message.headers().containsKey(KafkaDeadLetters.REPLAYED_FROM)) {
+					replayed.add(message);
+				}
+				else {
+					failed.add(message);
+				}
+			}
+			return BatchResult.failed(failed);
+		}, transport.deadLetterSink(options), ContainerObserver.NONE, null, transport.retryQueue(options),
+				java.time.Clock.systemUTC());
+		container.start();
+		try {
+			await().atMost(Duration.ofSeconds(20)).until(() -> container.stats().messagesDeadLettered() == 6);
+			List<ConsumerRecord<String, byte[]>> records = broker.readAll(topic + ".DLQ", 6, Duration.ofSeconds(10));
+			assertThat(records).hasSize(6);
+			for (ConsumerRecord<String, byte[]> record : records) {
+				assertThat(header(record, KafkaDeadLetterSink.ORIGINAL_TOPIC)).isEqualTo(topic);
+				assertThat(header(record, RetryQueue.ATTEMPT)).isNull();
+			}
+			DeadLetterPage page = transport.storedDeadLetters().list(options.group(), List.of(topic), 0, 20);
+			assertThat(page.total()).isEqualTo(6);
+			assertThat(page.deadLetters()).extracting((d) -> d.topic() + "-" + d.partition() + "@" + d.offset())
+				.containsExactlyInAnyOrderElementsOf(
+						sent.stream().map((r) -> topic + "-" + r.partition() + "@" + r.offset()).toList());
+			assertThat(page.deadLetters()).extracting(StoredDeadLetter::attempts).containsOnly(2);
+			List<ReplayResult> results = transport.storedDeadLetters()
+				.replay(options.group(), List.of(topic), page.deadLetters().stream().map(StoredDeadLetter::id).toList());
+			assertThat(results).extracting(ReplayResult::outcome).containsOnly(ReplayResult.Outcome.REPLAYED);
+			assertThat(results).extracting((r) -> r.sent().topic()).containsOnly(topic);
+			await().atMost(Duration.ofSeconds(20)).until(() -> replayed.size() == 6);
+			// on the original topic, as a first delivery (not the attempt it was dead-lettered with)
+			assertThat(replayed).extracting(Message::topic).containsOnly(topic);
+			assertThat(replayed).extracting(Message::deliveryAttempt).containsOnly(1);
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+	}
+
+	@Test
+	void creatingTheRetryTopicIsLoggedAsTheRetryTopic() {
+		Logger logger = (Logger) LoggerFactory.getLogger(DeadLetterTopics.class);
+		ListAppender<ILoggingEvent> appender = new ListAppender<>();
+		appender.start();
+		Level level = logger.getLevel();
+		logger.setLevel(Level.INFO);
+		logger.addAppender(appender);
+		try {
+			ContainerOptions options = KafkaTransportTests.options("logged", "logged-topic").ordering(Ordering.UNORDERED)
+				.retryBlockingLimit(Duration.ofMillis(100)).retryLevels("1s").build();
+			RetryQueue queue = transport.retryQueue(options);
+			assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
+				.contains("Created retry topic " + queue.topic())
+				.noneMatch((line) -> line.contains("dead-letter"));
+		}
+		finally {
+			logger.detachAppender(appender);
+			logger.setLevel(level);
+		}
+	}
+
+	private static String header(ConsumerRecord<String, byte[]> record, String name) {
+		Header header = record.headers().lastHeader(name);
+		return (header != null) ? new String(header.value(), StandardCharsets.UTF_8) : null;
 	}
 
 	@Test

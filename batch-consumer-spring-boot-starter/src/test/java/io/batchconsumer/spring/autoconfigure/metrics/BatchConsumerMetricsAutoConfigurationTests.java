@@ -59,7 +59,7 @@ class BatchConsumerMetricsAutoConfigurationTests {
 				.containsExactlyInAnyOrder("count", "size", "span");
 			assertThat(meters.find("batch.consumer.messages").tag("listener", "orders").functionCounters())
 				.extracting((counter) -> counter.getId().getTag("outcome"))
-				.containsExactlyInAnyOrder("success", "retry", "dead-letter", "skipped", "filtered");
+				.containsExactlyInAnyOrder("success", "retry", "dead-letter", "skipped", "filtered", "retry-queue");
 		});
 	}
 
