@@ -13,12 +13,6 @@ import java.util.function.Function;
  * takes its defaults and its validation from it, and the Spring Boot starter resolves annotation
  * attributes and properties by walking it.
  *
- * <p>Adding an option means adding one constant here (and to {@link #all()}) and a component of
- * {@link ContainerOptions} for the engine code that reads it. For an option the properties may
- * set, the Spring Boot starter also needs its field in {@code ContainerProperties} (the
- * configuration processor generates IDE metadata from fields) and its default in
- * {@code additional-spring-configuration-metadata.json}, which a test compares with this table.
- *
  * <p>Threading: immutable.
  *
  * @param <T> the type of the value
@@ -200,7 +194,8 @@ public final class ContainerOption<T> {
 	}
 
 	/**
-	 * Every option of {@link ContainerOptions}, in the order of its components.
+	 * Every option of {@link ContainerOptions}, in the order of its components. Adding one:
+	 * docs/configuration.md lists every place and the test that fails when one is missed.
 	 * @return the table
 	 */
 	public static List<ContainerOption<?>> all() {
@@ -220,18 +215,7 @@ public final class ContainerOption<T> {
 	 * @return the attribute name, for example {@code threadSize}
 	 */
 	public String attributeName() {
-		StringBuilder name = new StringBuilder();
-		boolean upper = false;
-		for (char c : this.key.toCharArray()) {
-			if (c == '-' || c == '.') {
-				upper = true;
-			}
-			else {
-				name.append(upper ? Character.toUpperCase(c) : c);
-				upper = false;
-			}
-		}
-		return name.toString();
+		return OptionKeys.camelCase(this.key);
 	}
 
 	/**

@@ -2,16 +2,15 @@ package io.batchconsumer.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import org.awaitility.core.ConditionFactory;
@@ -38,13 +37,14 @@ import static org.awaitility.Awaitility.await;
  * <p>Seeds: {@code -Dbatch-consumer.fault-seeds=<n>} runs seeds 1..n (default 40);
  * {@code -Dbatch-consumer.seeds=<seed>,...} replays some. {@code -Dbatch-consumer.fault-wait=<seconds>}
  * is how long a run may take to commit everything before it counts as stuck (default 60). The
- * totals of faults injected are printed at the end ({@code FAULT TOTALS}).
+ * totals of faults injected are printed at the end ({@code FAULT TOTALS}). The workload and the
+ * options come from {@link RandomWorkload}.
  */
 class BatchContainerFaultRandomizedTests {
 
-	private static final String TOPIC = "t";
+	private static final String TOPIC = RandomWorkload.TOPIC;
 
-	private static final String GROUP = "g";
+	private static final String GROUP = RandomWorkload.GROUP;
 
 	/** Faults injected by every seed of this JVM, by kind; printed after the last seed. */
 	private static final Map<String, LongAdder> TOTALS = new ConcurrentHashMap<>();
@@ -52,11 +52,7 @@ class BatchContainerFaultRandomizedTests {
 	private static final LongAdder RUNS = new LongAdder();
 
 	static Stream<Long> seeds() {
-		String only = System.getProperty("batch-consumer.seeds");
-		if (only != null && !only.isBlank()) {
-			return Stream.of(only.split(",")).map(String::trim).map(Long::parseLong);
-		}
-		return LongStream.rangeClosed(1, Long.getLong("batch-consumer.fault-seeds", 40)).boxed();
+		return RandomWorkload.seeds(Long.getLong("batch-consumer.fault-seeds", 40));
 	}
 
 	@AfterAll
@@ -97,13 +93,13 @@ class BatchContainerFaultRandomizedTests {
 
 		private final Random faultRandom;
 
-		private final InMemoryBroker broker = new InMemoryBroker();
+		private final RandomWorkload workload;
+
+		private final InMemoryBroker broker;
 
 		private final Ordering ordering;
 
 		private final ProcessingGuarantee guarantee;
-
-		private final Set<Long> poison = new HashSet<>();
 
 		private final Map<String, AtomicInteger> faults = new ConcurrentHashMap<>();
 
@@ -126,17 +122,18 @@ class BatchContainerFaultRandomizedTests {
 			this.seed = seed;
 			this.random = new Random(seed);
 			this.faultRandom = new Random(seed * 7919);
-			this.ordering = Ordering.values()[this.random.nextInt(3)];
-			this.guarantee = new ProcessingGuarantee(this.broker, this.ordering);
+			this.workload = new RandomWorkload(this.random);
+			this.broker = this.workload.broker;
+			this.ordering = this.workload.ordering;
+			this.guarantee = this.workload.guarantee;
 			this.listenerFaultRate = 10 + this.random.nextInt(60);
 			this.observerFaultRate = this.random.nextInt(30);
 			this.sinkFaultRate = 50 + this.random.nextInt(200);
 		}
 
 		void execute() throws Exception {
-			int partitions = 1 + this.random.nextInt(4);
-			produce(partitions);
-			this.options = randomOptions();
+			this.workload.produce(500, 1500, 30, 200);
+			this.options = this.workload.options("fault-" + this.seed, false);
 			this.deadLetters = new RecordingDeadLetterSink((dl) -> this.guarantee.finished(dl.message()), this.seed, 0.1);
 			startContainer();
 			int events = this.random.nextInt(8);
@@ -149,11 +146,7 @@ class BatchContainerFaultRandomizedTests {
 					&& this.container.stats().busyThreads() == 0);
 			assertThat(this.container.stop()).isTrue();
 			assertThat(this.container.stats().busyThreads()).as("worker slots lost").isZero();
-			this.guarantee.assertNoViolations();
-			this.guarantee.assertEverythingFinished(TOPIC);
-			Set<Long> deadLettered = new HashSet<>();
-			this.deadLetters.stored().forEach((dl) -> deadLettered.add(dl.message().offset() * 16 + dl.message().partition()));
-			assertThat(deadLettered).as("poison messages dead-lettered").containsAll(this.poison);
+			this.workload.assertGuaranteesHeld(this.deadLetters);
 		}
 
 		void close() {
@@ -162,45 +155,8 @@ class BatchContainerFaultRandomizedTests {
 			}
 		}
 
-		private void produce(int partitions) {
-			this.broker.createTopic(TOPIC, partitions);
-			int total = 500 + this.random.nextInt(1500);
-			int keys = 1 + this.random.nextInt(30);
-			for (int i = 0; i < total; i++) {
-				int partition = this.random.nextInt(partitions);
-				String key = (this.random.nextInt(10) == 0) ? null : "k" + this.random.nextInt(keys);
-				long offset = this.broker.append(TOPIC, partition, key, "m" + i);
-				if (this.random.nextInt(200) == 0) {
-					this.poison.add(offset * 16 + partition);
-				}
-			}
-			this.guarantee.produced(TOPIC);
-		}
-
-		private ContainerOptions randomOptions() {
-			return ContainerOptions.builder("fault-" + this.seed)
-				.topics(TOPIC)
-				.group(GROUP)
-				.ordering(this.ordering)
-				.threadSize(1 + this.random.nextInt(8))
-				.consumerBatchSize(1 + this.random.nextInt(10))
-				.pullBatchSize(1 + this.random.nextInt(64))
-				.pullThresholdForQueue(20 + this.random.nextInt(200))
-				.maxSpan(50 + this.random.nextInt(500))
-				.suspend(Duration.ofMillis(1))
-				.commitInterval(this.random.nextBoolean() ? Duration.ZERO : Duration.ofMillis(5))
-				.retryMaxAttempts(1 + this.random.nextInt(3))
-				.retryBackoff(Duration.ofMillis(1))
-				.retryMaxBackoff(Duration.ofMillis(2))
-				.shutdownTimeout(Duration.ofSeconds(10))
-				.pollTimeout(Duration.ofMillis(50))
-				.build();
-		}
-
 		private void startContainer() {
-			this.source = new InMemorySource(this.broker, GROUP, this.options.pullBatchSize(), List.of());
-			this.source.onFetch(this.guarantee::fetched);
-			this.source.onAssign(this.guarantee::assigned);
+			this.source = this.workload.newSource(this.options.pullBatchSize());
 			this.source.onRevoke(this::maybeSeekDuringTheDrain);
 			this.container = new BatchContainer(this.options, this.source, this::onSlice, this::sendDeadLetter,
 					this::observe);
@@ -258,7 +214,7 @@ class BatchContainerFaultRandomizedTests {
 		private BatchResult finishAllButPoison(List<Message<byte[]>> slice) {
 			List<Message<byte[]>> failed = new ArrayList<>();
 			for (Message<byte[]> message : slice) {
-				if (this.poison.contains(message.offset() * 16 + message.partition())) {
+				if (this.workload.isPoison(message)) {
 					failed.add(message);
 				}
 				else {
@@ -311,7 +267,7 @@ class BatchContainerFaultRandomizedTests {
 		}
 
 		/** On the owner thread, as a revoke starts: sometimes seeks one revoked partition back. */
-		private void maybeSeekDuringTheDrain(java.util.Collection<TopicPartition> revoked) {
+		private void maybeSeekDuringTheDrain(Collection<TopicPartition> revoked) {
 			TopicPartition partition = revoked.iterator().next();
 			// Only while a slice of it runs (so the drain waits, and takes the seek from the mailbox):
 			// a seek landing after the revoke and the next assignment would run a key twice at once.
@@ -368,7 +324,7 @@ class BatchContainerFaultRandomizedTests {
 				this.container.seek(partition, (committed == 0) ? 0 : this.random.nextInt((int) committed + 1)).join();
 				count("seek while running");
 			}
-			catch (java.util.concurrent.CompletionException ex) {
+			catch (CompletionException ex) {
 				// The partition was not assigned at that moment (a revoke or loss in flight): no seek.
 			}
 			finally {

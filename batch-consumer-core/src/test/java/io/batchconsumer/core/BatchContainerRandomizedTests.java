@@ -2,19 +2,14 @@ package io.batchconsumer.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.batchconsumer.core.testing.InMemoryBroker;
 import io.batchconsumer.core.testing.InMemorySource;
-import io.batchconsumer.core.testing.ProcessingGuarantee;
 import io.batchconsumer.core.testing.RecordingDeadLetterSink;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,20 +18,12 @@ import static org.awaitility.Awaitility.await;
 /**
  * Random workloads, options, failures, dead-letter outages, rebalances and crash-restarts, one
  * seed a case. Replay a failing seed with {@code -Dtest='BatchContainerRandomizedTests'} and
- * {@code -Dbatch-consumer.seeds=<seed>}.
+ * {@code -Dbatch-consumer.seeds=<seed>}. The workload and the options come from {@link RandomWorkload}.
  */
 class BatchContainerRandomizedTests {
 
-	private static final String TOPIC = "t";
-
-	private static final String GROUP = "g";
-
 	static Stream<Long> seeds() {
-		String only = System.getProperty("batch-consumer.seeds");
-		if (only != null && !only.isBlank()) {
-			return Stream.of(only.split(",")).map(String::trim).map(Long::parseLong);
-		}
-		return LongStream.rangeClosed(1, 30).boxed();
+		return RandomWorkload.seeds(30);
 	}
 
 	@ParameterizedTest(name = "seed {0}")
@@ -56,13 +43,7 @@ class BatchContainerRandomizedTests {
 
 		private final Random random;
 
-		private final InMemoryBroker broker = new InMemoryBroker();
-
-		private final Ordering ordering;
-
-		private final ProcessingGuarantee guarantee;
-
-		private final Set<Long> poison = new HashSet<>();
+		private final RandomWorkload workload;
 
 		private final Random listenerRandom;
 
@@ -78,71 +59,29 @@ class BatchContainerRandomizedTests {
 			this.seed = seed;
 			this.random = new Random(seed);
 			this.listenerRandom = new Random(seed * 31);
-			this.ordering = Ordering.values()[this.random.nextInt(3)];
-			this.guarantee = new ProcessingGuarantee(this.broker, this.ordering);
+			this.workload = new RandomWorkload(this.random);
 		}
 
 		void execute() throws Exception {
-			int partitions = 1 + this.random.nextInt(4);
-			produce(partitions);
-			this.options = randomOptions();
-			this.guarantee.boundOutstanding(this.options.pullThresholdForQueue() + this.options.pullBatchSize());
-			this.deadLetters = new RecordingDeadLetterSink((dl) -> this.guarantee.finished(dl.message()), this.seed, 0.3);
+			this.workload.produce(1000, 3000, 40, 300);
+			this.options = this.workload.options("rnd-" + this.seed, true);
+			this.workload.guarantee.boundOutstanding(this.options.pullThresholdForQueue() + this.options.pullBatchSize());
+			this.deadLetters = new RecordingDeadLetterSink((dl) -> this.workload.guarantee.finished(dl.message()),
+					this.seed, 0.3);
 			startContainer();
 			int events = this.random.nextInt(7);
 			for (int i = 0; i < events; i++) {
 				chaos();
 			}
-			await().atMost(Duration.ofSeconds(60)).until(() -> this.broker.isFullyCommitted(GROUP, TOPIC));
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> this.workload.broker.isFullyCommitted(RandomWorkload.GROUP, RandomWorkload.TOPIC));
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.container.stats().backlog() == 0);
 			assertThat(this.container.stop()).isTrue();
-			this.guarantee.assertNoViolations();
-			this.guarantee.assertEverythingFinished(TOPIC);
-			Set<Long> deadLettered = new HashSet<>();
-			this.deadLetters.stored().forEach((dl) -> deadLettered.add(dl.message().offset() * 16 + dl.message().partition()));
-			assertThat(deadLettered).as("poison messages dead-lettered").containsAll(this.poison);
-		}
-
-		private void produce(int partitions) {
-			this.broker.createTopic(TOPIC, partitions);
-			int total = 1000 + this.random.nextInt(3000);
-			int keys = 1 + this.random.nextInt(40);
-			for (int i = 0; i < total; i++) {
-				int partition = this.random.nextInt(partitions);
-				String key = (this.random.nextInt(10) == 0) ? null : "k" + this.random.nextInt(keys);
-				long offset = this.broker.append(TOPIC, partition, key, "m" + i);
-				if (this.random.nextInt(300) == 0) {
-					this.poison.add(offset * 16 + partition);
-				}
-			}
-			this.guarantee.produced(TOPIC);
-		}
-
-		private ContainerOptions randomOptions() {
-			return ContainerOptions.builder("rnd-" + this.seed)
-				.topics(TOPIC)
-				.group(GROUP)
-				.ordering(this.ordering)
-				.threadSize(1 + this.random.nextInt(8))
-				.consumerBatchSize(1 + this.random.nextInt(10))
-				.pullBatchSize(1 + this.random.nextInt(64))
-				.pullThresholdForQueue(20 + this.random.nextInt(200))
-				.pullThresholdSizeForQueue(this.random.nextBoolean() ? 100L * 1024 * 1024 : 500 + this.random.nextInt(5000))
-				.maxSpan(50 + this.random.nextInt(500))
-				.suspend(Duration.ofMillis(1))
-				.commitInterval(this.random.nextBoolean() ? Duration.ZERO : Duration.ofMillis(5))
-				.retryMaxAttempts(1 + this.random.nextInt(3))
-				.retryBackoff(Duration.ofMillis(1))
-				.retryMaxBackoff(Duration.ofMillis(2))
-				.shutdownTimeout(Duration.ofSeconds(10))
-				.pollTimeout(Duration.ofMillis(50))
-				.build();
+			this.workload.assertGuaranteesHeld(this.deadLetters);
 		}
 
 		private void startContainer() {
-			this.source = new InMemorySource(this.broker, GROUP, this.options.pullBatchSize(), List.of());
-			this.source.onFetch(this.guarantee::fetched);
-			this.source.onAssign(this.guarantee::assigned);
+			this.source = this.workload.newSource(this.options.pullBatchSize());
 			this.container = new BatchContainer(this.options, this.source, this::onSlice, this.deadLetters);
 			this.container.start();
 			// Chaos requests queue behind the first assignment, never before it.
@@ -150,7 +89,7 @@ class BatchContainerRandomizedTests {
 		}
 
 		private BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {
-			List<String> token = this.guarantee.sliceStarted(slice);
+			List<String> token = this.workload.guarantee.sliceStarted(slice);
 			try {
 				int dice;
 				synchronized (this.listenerRandom) {
@@ -165,24 +104,23 @@ class BatchContainerRandomizedTests {
 				List<Message<byte[]>> failed = new ArrayList<>();
 				for (int i = 0; i < slice.size(); i++) {
 					Message<byte[]> message = slice.get(i);
-					boolean isPoison = this.poison.contains(message.offset() * 16 + message.partition());
-					if (isPoison || (dice == 2 && i % 2 == 0)) {
+					if (this.workload.isPoison(message) || (dice == 2 && i % 2 == 0)) {
 						failed.add(message);
 					}
 					else {
-						this.guarantee.finished(message);
+						this.workload.guarantee.finished(message);
 					}
 				}
 				return BatchResult.failed(failed, new IllegalArgumentException("poison"));
 			}
 			finally {
-				this.guarantee.sliceEnded(token);
+				this.workload.guarantee.sliceEnded(token);
 			}
 		}
 
 		private void chaos() throws Exception {
 			Thread.sleep(this.random.nextInt(30));
-			List<TopicPartition> all = this.broker.partitions(TOPIC);
+			List<TopicPartition> all = this.workload.broker.partitions(RandomWorkload.TOPIC);
 			List<TopicPartition> some = all.stream().filter((tp) -> this.random.nextBoolean()).toList();
 			switch (this.random.nextInt(3)) {
 				case 0 -> {
@@ -193,12 +131,12 @@ class BatchContainerRandomizedTests {
 					this.source.requestLose(some);
 					await().atMost(Duration.ofSeconds(10)).until(() -> !this.source.assignment().containsAll(some)
 							|| some.isEmpty());
-					await().atMost(Duration.ofSeconds(10)).until(() -> this.guarantee.isIdle(some));
+					await().atMost(Duration.ofSeconds(10)).until(() -> this.workload.guarantee.isIdle(some));
 					this.source.requestAssign(some);
 				}
 				default -> {
 					this.container.abort();
-					this.guarantee.allowRewind();
+					this.workload.guarantee.allowRewind();
 					startContainer();
 				}
 			}

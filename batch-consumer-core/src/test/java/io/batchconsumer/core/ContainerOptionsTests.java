@@ -1,6 +1,10 @@
 package io.batchconsumer.core;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -90,6 +94,19 @@ class ContainerOptionsTests {
 			}
 		}
 		assertThat(options.toBuilder().build()).isEqualTo(options);
+	}
+
+	@Test
+	void everyDescriptorIsInTheTable() throws IllegalAccessException {
+		List<ContainerOption<?>> declared = new ArrayList<>();
+		for (Field field : ContainerOption.class.getDeclaredFields()) {
+			if (Modifier.isStatic(field.getModifiers()) && Modifier.isPublic(field.getModifiers())
+					&& field.getType() == ContainerOption.class) {
+				declared.add((ContainerOption<?>) field.get(null));
+			}
+		}
+		assertThat(ContainerOption.all()).as("ContainerOption.all() (add a new descriptor to it)")
+			.containsExactlyInAnyOrderElementsOf(declared);
 	}
 
 	@Test

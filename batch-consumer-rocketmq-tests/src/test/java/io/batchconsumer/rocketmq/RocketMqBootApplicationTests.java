@@ -26,6 +26,7 @@ import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.rocketmq.RocketMqTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.health.BatchConsumerHealthIndicator;
+import io.batchconsumer.testsupport.SharedRocketMq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -49,7 +50,7 @@ class RocketMqBootApplicationTests {
 
 	@Test
 	void aBatchListenerConsumesFromRocketMqWithConfigurationAlone() {
-		EmbeddedRocketMq rocketMq = EmbeddedRocketMq.get();
+		SharedRocketMq rocketMq = SharedRocketMq.instance();
 		rocketMq.createTopic("boot-orders", QUEUES);
 		try (ConfigurableApplicationContext context = start("rocketmq.name-server=" + rocketMq.nameServer(),
 				"batch-consumer.listeners.orders.rocketmq.selector=*")) {

@@ -26,6 +26,7 @@ import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.rocketmq.RocketMqSettings;
 import io.batchconsumer.core.rocketmq.RocketMqTransport;
 import io.batchconsumer.rocketmq.crash.CrashLoopConsumer;
+import io.batchconsumer.testsupport.SharedRocketMq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -64,7 +65,7 @@ class RocketMqCrashLoopTests {
 		Random random = new Random(seed);
 		int total = 12_000;
 		int kills = 5;
-		EmbeddedRocketMq rocketMq = EmbeddedRocketMq.get();
+		SharedRocketMq rocketMq = SharedRocketMq.instance();
 		rocketMq.createTopic(CrashLoopConsumer.TOPIC, QUEUES);
 		List<Crash> crashes = new ArrayList<>();
 		try (RocketMqTransport producer = new RocketMqTransport(RocketMqSettings.of(rocketMq.nameServer()))) {
@@ -114,7 +115,7 @@ class RocketMqCrashLoopTests {
 		return crash.maxLag() + (long) QUEUES * (MAX_SPAN + PULL_BATCH);
 	}
 
-	private List<String> properties(EmbeddedRocketMq rocketMq, int life) {
+	private List<String> properties(SharedRocketMq rocketMq, int life) {
 		return List.of("crash.directory=" + this.directory, "crash.life=" + life, "crash.slice-millis=5",
 				"spring.jmx.enabled=false",
 				"batch-consumer.transport=rocketmq", "batch-consumer.rocketmq.name-server=" + rocketMq.nameServer(),
@@ -134,7 +135,7 @@ class RocketMqCrashLoopTests {
 		}
 	}
 
-	private Crash killAtRandom(EmbeddedRocketMq rocketMq, Consumer consumer, int life, Random random) throws Exception {
+	private Crash killAtRandom(SharedRocketMq rocketMq, Consumer consumer, int life, Random random) throws Exception {
 		boolean duringStartUp = life > 0 && random.nextInt(4) == 0; // the first life always meets the big backlog
 		Path file = this.directory.resolve("life-" + life + ".txt");
 		if (duringStartUp) {

@@ -27,6 +27,7 @@ import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.rocketmq.RocketMqDeadLetterSink;
 import io.batchconsumer.core.rocketmq.RocketMqSettings;
 import io.batchconsumer.core.rocketmq.RocketMqTransport;
+import io.batchconsumer.testsupport.SharedRocketMq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,13 +40,13 @@ class RocketMqTransportTests {
 
 	private static final int QUEUES = 4;
 
-	private static EmbeddedRocketMq rocketMq;
+	private static SharedRocketMq rocketMq;
 
 	private static RocketMqTransport transport;
 
 	@BeforeAll
 	static void startBroker() {
-		rocketMq = EmbeddedRocketMq.get();
+		rocketMq = SharedRocketMq.instance();
 		transport = new RocketMqTransport(RocketMqSettings.of(rocketMq.nameServer()));
 	}
 

@@ -38,7 +38,7 @@ import io.batchconsumer.core.TopicPartition;
  *
  * <p>Threading: like {@code KafkaConsumer}, every method but {@link #wakeup()} and
  * {@link #storedIn(String)} is called by the container's owner thread, which owns every field
- * without a note. Those two may be called from any thread and only touch {@link #signal}.
+ * without a note. Those two may be called from any thread and only touch the {@link PollSignal}.
  */
 final class JdbcMessageSource implements MessageSource {
 
@@ -67,12 +67,8 @@ final class JdbcMessageSource implements MessageSource {
 
 	private final Map<TopicPartition, OwnedQueue> owned = new TreeMap<>();
 
-	/** Guards {@link #woken} and {@link #stored}, and is waited on while a poll finds nothing. */
-	private final Object signal = new Object();
-
-	private boolean woken;
-
-	private boolean stored;
+	/** Waited on while a poll finds nothing; thread-safe. */
+	private final PollSignal signal = new PollSignal(RECHECK_MILLIS);
 
 	/** Written once by {@link #subscribe}; volatile because {@link #storedIn} reads it from producers. */
 	private volatile Set<String> topics = Set.of();
@@ -113,33 +109,10 @@ final class JdbcMessageSource implements MessageSource {
 			this.rebalancer.rebalanceIfDue(this.topics, this.owned, this.listener);
 			this.rebalancer.dropLapsed(this.owned, this.listener);
 			List<Message<byte[]>> messages = fetch();
-			if (!messages.isEmpty() || !awaitSignal(deadline)) {
-				synchronized (this.signal) {
-					this.woken = false;
-				}
+			if (!messages.isEmpty() || !this.signal.await(deadline)) {
+				this.signal.clearWakeup();
 				return messages;
 			}
-		}
-	}
-
-	/** Waits a little; {@code false} when woken or past the deadline, {@code true} to look again. */
-	private boolean awaitSignal(long deadline) {
-		synchronized (this.signal) {
-			long left = deadline - System.nanoTime();
-			if (this.woken || left <= 0) {
-				return false;
-			}
-			if (!this.stored) {
-				try {
-					TimeUnit.NANOSECONDS.timedWait(this.signal, Math.min(left, TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS)));
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return false;
-				}
-			}
-			this.stored = false;
-			return !this.woken;
 		}
 	}
 
@@ -267,10 +240,7 @@ final class JdbcMessageSource implements MessageSource {
 
 	@Override
 	public void wakeup() {
-		synchronized (this.signal) {
-			this.woken = true;
-			this.signal.notifyAll();
-		}
+		this.signal.wake();
 	}
 
 	/**
@@ -280,10 +250,7 @@ final class JdbcMessageSource implements MessageSource {
 	 */
 	void storedIn(String topic) {
 		if (this.topics.contains(topic)) {
-			synchronized (this.signal) {
-				this.stored = true;
-				this.signal.notifyAll();
-			}
+			this.signal.stored();
 		}
 	}
 

@@ -1,16 +1,10 @@
 package io.batchconsumer.core.jdbc;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -49,9 +43,6 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcTransport.class);
 
-	/** How long {@link #close()} waits for a running retention clean-up to finish its transaction. */
-	private static final long STOP_TIMEOUT_SECONDS = 10;
-
 	private final JdbcSettings settings;
 
 	private final Clock clock;
@@ -70,18 +61,11 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 
 	private final JdbcDeadLetters deadLetters;
 
-	private final ThreadPoolExecutor oneWay;
-
-	private final ScheduledExecutorService cleaner;
+	/** The one-way, retention and schedule threads. */
+	private final JdbcTransportThreads threads = new JdbcTransportThreads();
 
 	/** Delayed sends wait here until due. */
 	private final JdbcSchedule schedule;
-
-	/** Runs {@link JdbcSchedule#moveDue()} on {@code batch-consumer-jdbc-schedule} every 100 ms. */
-	private final ScheduledExecutorService mover;
-
-	/** Cleared by {@link #close()}; read by the mover thread. */
-	private volatile boolean open = true;
 
 	/** Sources of this process, told when a producer stored messages; concurrent set. */
 	private final Set<JdbcMessageSource> sources = ConcurrentHashMap.newKeySet();
@@ -131,28 +115,14 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		this.schema.makeCommitsDurable();
 		initializeSchema();
 		this.topics = new Topics(this.sql, this.tables, settings.queuesPerTopic(), clock);
-		this.oneWay = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-				(runnable) -> new Thread(runnable, "batch-consumer-jdbc-oneway"));
-		this.oneWay.allowCoreThreadTimeOut(true);
-		this.producer = new JdbcProducer(this.sql, this.tables, this.topics, payloadSerializer, clock, this.oneWay,
-				this::storedIn);
+		this.producer = new JdbcProducer(this.sql, this.tables, this.topics, payloadSerializer, clock,
+				this.threads.oneWay(), this::storedIn);
 		this.deadLetters = new JdbcDeadLetters(this.sql, this.tables, this.producer, clock);
 		this.retention = new RetentionCleaner(this.sql, this.tables, settings.retention(), clock);
-		this.cleaner = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-			Thread thread = new Thread(runnable, "batch-consumer-jdbc-retention");
-			thread.setDaemon(true);
-			return thread;
-		});
-		long every = Math.min(Duration.ofMinutes(1).toMillis(), settings.retention().toMillis() / 10);
-		this.cleaner.scheduleWithFixedDelay(this::purgeQuietly, every, every, TimeUnit.MILLISECONDS);
+		this.threads.startRetention(this::purgeExpired, settings.retention());
 		this.schedule = new JdbcSchedule(this.sql, this.tables, this.producer, clock);
 		this.producer.scheduleIn(this.schedule);
-		this.mover = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-			Thread thread = new Thread(runnable, "batch-consumer-jdbc-schedule");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.mover.scheduleWithFixedDelay(this::moveQuietly, 100, 100, TimeUnit.MILLISECONDS);
+		this.threads.startScheduleMover(this.schedule);
 	}
 
 	/**
@@ -174,18 +144,6 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	 */
 	public long scheduledMessages() {
 		return this.schedule.waiting();
-	}
-
-	/** Moves due scheduled messages until none is left; a failure is retried on the next tick. */
-	private void moveQuietly() {
-		try {
-			while (this.open && this.schedule.moveDue() > 0) {
-				// more may be due
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Moving due scheduled messages failed, trying again: {}", ex.toString());
-		}
 	}
 
 	/**
@@ -276,41 +234,13 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		// Never shutdownNow: an interrupt inside JDBC makes H2 close a file database for everyone.
 		this.retention.stop();
-		this.open = false;
-		this.mover.shutdown();
-		this.cleaner.shutdown();
-		this.oneWay.shutdown();
-		try {
-			if (!this.cleaner.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-				logger.warn("The retention clean-up was still running when the JDBC transport closed; it stops after "
-						+ "its current statement");
-			}
-			if (!this.mover.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-				logger.warn("A move of due scheduled messages was still running when the JDBC transport closed");
-			}
-			if (!this.oneWay.awaitTermination(30, TimeUnit.SECONDS)) {
-				logger.warn("One-way batches were still being stored when the JDBC transport closed");
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		this.threads.close();
 	}
 
 	private void storedIn(String topic) {
 		for (JdbcMessageSource source : this.sources) {
 			source.storedIn(topic);
-		}
-	}
-
-	private void purgeQuietly() {
-		try {
-			purgeExpired();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Retention clean-up failed; trying again later: {}", ex.toString());
 		}
 	}
 

@@ -2,7 +2,7 @@ package io.batchconsumer.spring.autoconfigure;
 
 import java.time.Duration;
 
-import org.springframework.util.unit.DataSize;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * The options of a listener container as properties, one type for both levels: the global
@@ -11,6 +11,8 @@ import org.springframework.util.unit.DataSize;
  * ({@link BatchConsumerProperties.Listener} extends it). A value that is {@code null} is not set.
  * The global level starts with every default of the option table
  * ({@link io.batchconsumer.core.ContainerOption}), written nowhere else; a listener starts empty.
+ * The grouped options are in {@link FlowControlProperties}, {@link CommitProperties},
+ * {@link RetryProperties} and {@link DeadLetterProperties}.
  *
  * <p>Threading: bound once at start-up, then only read.
  */
@@ -76,13 +78,17 @@ public class ContainerProperties {
 	 */
 	private Duration delay;
 
-	private final FlowControl flowControl = new FlowControl();
+	@NestedConfigurationProperty
+	private final FlowControlProperties flowControl = new FlowControlProperties();
 
-	private final Commit commit = new Commit();
+	@NestedConfigurationProperty
+	private final CommitProperties commit = new CommitProperties();
 
-	private final Retry retry = new Retry();
+	@NestedConfigurationProperty
+	private final RetryProperties retry = new RetryProperties();
 
-	private final DeadLetter deadLetter = new DeadLetter();
+	@NestedConfigurationProperty
+	private final DeadLetterProperties deadLetter = new DeadLetterProperties();
 
 	/**
 	 * Creates the options of one level.
@@ -182,209 +188,20 @@ public class ContainerProperties {
 		this.delay = delay;
 	}
 
-	public FlowControl getFlowControl() {
+	public FlowControlProperties getFlowControl() {
 		return this.flowControl;
 	}
 
-	public Commit getCommit() {
+	public CommitProperties getCommit() {
 		return this.commit;
 	}
 
-	public Retry getRetry() {
+	public RetryProperties getRetry() {
 		return this.retry;
 	}
 
-	public DeadLetter getDeadLetter() {
+	public DeadLetterProperties getDeadLetter() {
 		return this.deadLetter;
-	}
-
-	/**
-	 * Flow control per partition (RocketMQ's thresholds).
-	 */
-	public static class FlowControl {
-
-		/**
-		 * How many buffered messages of a partition stop fetching it.
-		 */
-		private Integer pullThresholdForQueue;
-
-		/**
-		 * How many buffered bytes of a partition stop fetching it.
-		 */
-		private DataSize pullThresholdSizeForQueue;
-
-		/**
-		 * How wide the offset span of a partition's unfinished work may grow before fetching stops
-		 * ('unordered' and 'key' ordering).
-		 */
-		private Integer maxSpan;
-
-		/**
-		 * How long a partition stopped by flow control waits before it is looked at again.
-		 */
-		private Duration suspend;
-
-		public Integer getPullThresholdForQueue() {
-			return this.pullThresholdForQueue;
-		}
-
-		public void setPullThresholdForQueue(Integer pullThresholdForQueue) {
-			this.pullThresholdForQueue = pullThresholdForQueue;
-		}
-
-		public DataSize getPullThresholdSizeForQueue() {
-			return this.pullThresholdSizeForQueue;
-		}
-
-		public void setPullThresholdSizeForQueue(DataSize pullThresholdSizeForQueue) {
-			this.pullThresholdSizeForQueue = pullThresholdSizeForQueue;
-		}
-
-		public Integer getMaxSpan() {
-			return this.maxSpan;
-		}
-
-		public void setMaxSpan(Integer maxSpan) {
-			this.maxSpan = maxSpan;
-		}
-
-		public Duration getSuspend() {
-			return this.suspend;
-		}
-
-		public void setSuspend(Duration suspend) {
-			this.suspend = suspend;
-		}
-
-	}
-
-	/**
-	 * Commits of consumed positions.
-	 */
-	public static class Commit {
-
-		/**
-		 * How long at least between two commits of a container; 0 commits after each finished
-		 * thread batch.
-		 */
-		private Duration interval;
-
-		public Duration getInterval() {
-			return this.interval;
-		}
-
-		public void setInterval(Duration interval) {
-			this.interval = interval;
-		}
-
-	}
-
-	/**
-	 * Retries of failed messages, before the dead letter.
-	 */
-	public static class Retry {
-
-		/**
-		 * How many times a message is delivered before it is dead-lettered.
-		 */
-		private Integer maxAttempts;
-
-		/**
-		 * How long to wait before the first retry.
-		 */
-		private Duration backoff;
-
-		/**
-		 * How much the wait grows after each retry.
-		 */
-		private Double multiplier;
-
-		/**
-		 * How long to wait at most between two retries.
-		 */
-		private Duration maxBackoff;
-
-		/**
-		 * A retry whose back-off is longer goes to the transport's retry queue (JDBC: the schedule
-		 * table) instead of waiting on its worker; needs ordering 'unordered'.
-		 */
-		private Duration blockingLimit;
-
-		/**
-		 * Back-offs by retry, comma-separated, like RocketMQ's delay levels ('1s,5s,10s,30s,1m,2m');
-		 * the last one repeats. Empty: exponential from 'backoff'.
-		 */
-		private String levels;
-
-		public Duration getBlockingLimit() {
-			return this.blockingLimit;
-		}
-
-		public void setBlockingLimit(Duration blockingLimit) {
-			this.blockingLimit = blockingLimit;
-		}
-
-		public String getLevels() {
-			return this.levels;
-		}
-
-		public void setLevels(String levels) {
-			this.levels = levels;
-		}
-
-		public Integer getMaxAttempts() {
-			return this.maxAttempts;
-		}
-
-		public void setMaxAttempts(Integer maxAttempts) {
-			this.maxAttempts = maxAttempts;
-		}
-
-		public Duration getBackoff() {
-			return this.backoff;
-		}
-
-		public void setBackoff(Duration backoff) {
-			this.backoff = backoff;
-		}
-
-		public Double getMultiplier() {
-			return this.multiplier;
-		}
-
-		public void setMultiplier(Double multiplier) {
-			this.multiplier = multiplier;
-		}
-
-		public Duration getMaxBackoff() {
-			return this.maxBackoff;
-		}
-
-		public void setMaxBackoff(Duration maxBackoff) {
-			this.maxBackoff = maxBackoff;
-		}
-
-	}
-
-	/**
-	 * Dead letters of messages that failed every attempt.
-	 */
-	public static class DeadLetter {
-
-		/**
-		 * Whether failed messages are dead-lettered (Kafka: topic '<topic>.DLQ'; JDBC: the
-		 * dead-letter table); otherwise they are logged and skipped.
-		 */
-		private Boolean enabled;
-
-		public Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(Boolean enabled) {
-			this.enabled = enabled;
-		}
-
 	}
 
 }

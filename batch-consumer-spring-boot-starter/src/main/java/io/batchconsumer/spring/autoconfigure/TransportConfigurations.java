@@ -53,7 +53,7 @@ final class TransportConfigurations {
 		JdbcTransport batchConsumerJdbcTransport(BatchConsumerProperties properties, DataSource dataSource,
 				PayloadConverter converter, Environment environment) {
 			warnIfH2ClosesBeforeTheDrain(environment.getProperty("spring.datasource.url"));
-			BatchConsumerProperties.Jdbc jdbc = properties.getJdbc();
+			JdbcTransportProperties jdbc = properties.getJdbc();
 			String instanceId = (properties.getInstanceId() != null) ? properties.getInstanceId()
 					: JdbcSettings.defaultInstanceId(environment.getProperty("spring.application.name"));
 			return new JdbcTransport(dataSource, jdbcSettings(jdbc, instanceId), converter::write);
@@ -84,7 +84,7 @@ final class TransportConfigurations {
 	 * @return the settings
 	 * @throws IllegalArgumentException naming the full property of a bad value
 	 */
-	static JdbcSettings jdbcSettings(BatchConsumerProperties.Jdbc jdbc, String instanceId) {
+	static JdbcSettings jdbcSettings(JdbcTransportProperties jdbc, String instanceId) {
 		try {
 			return new JdbcSettings(jdbc.getTablePrefix(), jdbc.getQueuesPerTopic(), jdbc.getLeaseDuration(),
 					jdbc.getRetention(), SchemaInitialization.parse(String.valueOf(jdbc.getInitializeSchema())),

@@ -1,6 +1,5 @@
 package io.batchconsumer.spring.actuator;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,7 +9,6 @@ import java.util.stream.IntStream;
 import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -20,12 +18,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * message delivered exactly once, the new values in force and shown as {@code RUNTIME}; a bad value
  * changes nothing.
  */
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=tune-tests", "management.endpoints.web.exposure.include=batchconsumer",
 				"management.endpoint.batchconsumer.access=unrestricted", "batch-consumer.jdbc.queues-per-topic=2",
@@ -48,9 +46,6 @@ class BatchConsumerEndpointTuneH2Tests {
 
 	private static final int MESSAGES = 600;
 
-	@TempDir
-	static Path directory;
-
 	@Autowired
 	private RestTestClient restTestClient;
 
@@ -61,12 +56,6 @@ class BatchConsumerEndpointTuneH2Tests {
 	private Listeners listeners;
 
 	private ActuatorClient actuator;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@BeforeEach
 	void client() {

@@ -3,17 +3,21 @@ package io.batchconsumer.spring.autoconfigure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.json.JsonParserFactory;
-import org.springframework.core.convert.ConversionService;
 import org.springframework.util.StreamUtils;
+import org.springframework.util.unit.DataSize;
+import org.springframework.util.unit.DataUnit;
 
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOption.Level;
@@ -24,7 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The option table and the places that cannot be generated from it agree: each option a level may
- * set has its property (or attribute), and the IDE metadata shows the table's default.
+ * set has its property (or attribute), and the IDE metadata shows the table's default and a
+ * description. When a default is missing or differs, the failure prints the entry to write in
+ * {@code additional-spring-configuration-metadata.json}, generated from the table.
  */
 class OptionTableTests {
 
@@ -70,18 +76,69 @@ class OptionTableTests {
 	@Test
 	void theIdeMetadataShowsTheDefaultOfTheTable() throws IOException {
 		Map<String, Map<String, Object>> metadata = starterMetadata();
-		ConversionService conversion = ApplicationConversionService.getSharedInstance();
 		BeanWrapperImpl global = new BeanWrapperImpl(new BatchConsumerProperties());
+		List<String> toWrite = new ArrayList<>();
 		for (ContainerOption<?> option : OptionTable.OPTIONS) {
 			if (option.isSettableAt(Level.GLOBAL) && option != ContainerOption.GROUP) {
-				Map<String, Object> property = metadata.get("batch-consumer." + option.key());
-				assertThat(property).as(option.key()).isNotNull();
+				String name = "batch-consumer." + option.key();
+				Map<String, Object> property = metadata.get(name);
+				assertThat(property).as(name + ": its field in ContainerProperties (the metadata is generated from it)")
+					.isNotNull();
+				assertThat(property.get("description")).as(name + ": the Javadoc of its field (the IDE's description)")
+					.isNotNull();
 				Class<?> type = global.getPropertyType(OptionTable.path(option));
-				Object bound = conversion.convert(String.valueOf(property.get("defaultValue")), type);
-				assertThat((Object) option.convert(OptionTable.toEngine(bound))).as(option.key())
-					.isEqualTo(option.defaultValue());
+				String entry = metadataDefault(option, type);
+				assertThat(bindsToTheDefault(option, type, entry)).as("generated " + entry).isTrue();
+				Object written = property.get("defaultValue");
+				if (written == null || !bindsToTheDefault(option, type, String.valueOf(written))) {
+					toWrite.add("{ \"name\": \"" + name + "\", \"defaultValue\": " + entry + " }");
+				}
 			}
 		}
+		assertThat(toWrite).as("defaults to write in additional-spring-configuration-metadata.json, from the table")
+			.isEmpty();
+	}
+
+	private static boolean bindsToTheDefault(ContainerOption<?> option, Class<?> type, String text) {
+		String unquoted = text.startsWith("\"") ? text.substring(1, text.length() - 1) : text;
+		try {
+			Object bound = ApplicationConversionService.getSharedInstance().convert(unquoted, type);
+			return Objects.equals(option.convert(OptionTable.toEngine(bound)), option.defaultValue());
+		}
+		catch (RuntimeException ex) {
+			return false; // not a value of the property's type
+		}
+	}
+
+	/**
+	 * The default of an option as the metadata file writes it: {@code 10}, {@code true},
+	 * {@code "1s"}, {@code 0} for a zero duration, {@code "100MB"}, {@code "key"}.
+	 */
+	private static String metadataDefault(ContainerOption<?> option, Class<?> type) {
+		Object value = OptionTable.toProperty(option.defaultValue(), type);
+		if (value instanceof Duration duration) {
+			return duration.isZero() ? "0" : "\"" + DurationStyle.SIMPLE.print(duration) + "\"";
+		}
+		if (value instanceof DataSize size) {
+			return "\"" + dataSize(size.toBytes()) + "\"";
+		}
+		if (value instanceof Double number && number == Math.rint(number)) {
+			return String.valueOf(number.longValue());
+		}
+		if (value instanceof Number || value instanceof Boolean) {
+			return String.valueOf(value);
+		}
+		return "\"" + value + "\"";
+	}
+
+	private static String dataSize(long bytes) {
+		for (DataUnit unit : List.of(DataUnit.TERABYTES, DataUnit.GIGABYTES, DataUnit.MEGABYTES, DataUnit.KILOBYTES)) {
+			long per = DataSize.of(1, unit).toBytes();
+			if (bytes % per == 0) {
+				return (bytes / per) + unit.name().substring(0, 1) + "B";
+			}
+		}
+		return bytes + "B";
 	}
 
 	@SuppressWarnings("unchecked")

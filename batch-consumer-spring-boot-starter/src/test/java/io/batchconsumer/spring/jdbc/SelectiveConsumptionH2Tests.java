@@ -1,7 +1,6 @@
 package io.batchconsumer.spring.jdbc;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -20,8 +18,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Message;
@@ -31,6 +27,7 @@ import io.batchconsumer.core.PartitionStats;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,15 +37,13 @@ import static org.awaitility.Awaitility.await;
  * {@code batch-consumer.listeners.<id>.tags}, a {@link MessageFilter} bean for one listener,
  * {@code batch-consumer.listeners.<id>.delay}, and the {@code outcome=filtered} meter.
  */
+@H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=selective-tests", "batch-consumer.commit.interval=50ms",
 		"batch-consumer.shutdown-timeout=10s", "batch-consumer.listeners.shipping.tags=shipped",
 		"batch-consumer.listeners.delayed.delay=1s" })
 class SelectiveConsumptionH2Tests {
 
 	private static final String[] TAGS = { "created", "paid", "shipped", "cancelled" };
-
-	@TempDir
-	static Path directory;
 
 	@Autowired
 	private BatchProducer producer;
@@ -61,12 +56,6 @@ class SelectiveConsumptionH2Tests {
 
 	@Autowired
 	private MeterRegistry meters;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void annotationTagsPropertyTagsAndAFilterBeanSelectTheMessagesAndTheRestIsCommittedAndCounted() {

@@ -1,6 +1,5 @@
 package io.batchconsumer.spring.metrics;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -12,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -21,12 +19,11 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.testing.Event;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * {@code metrics.refresh-interval} (10 s): a real context on an H2 file database, one queue per
  * topic. Per-partition meters follow the assignment events, not the refresh timer.
  */
+@H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=meters-tests", "batch-consumer.jdbc.queues-per-topic=1",
 		"batch-consumer.shutdown-timeout=2s", "batch-consumer.listeners.held.group=held",
 		"batch-consumer.listeners.held.thread-size=1", "batch-consumer.listeners.held.consumer-batch-size=5",
@@ -50,9 +48,6 @@ class MetersFromTheFirstSecondH2Tests {
 			"batch.consumer.messages", "batch.consumer.slice.duration", "batch.consumer.commits",
 			"batch.consumer.paused.partitions");
 
-	@TempDir
-	static Path directory;
-
 	@Autowired
 	private MeterRegistry meters;
 
@@ -64,12 +59,6 @@ class MetersFromTheFirstSecondH2Tests {
 
 	@Autowired
 	private Listeners listeners;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void withinOneSecondOfOneMessageEveryDocumentedMeterOfTheListenerIsThere() {

@@ -13,7 +13,6 @@ import java.util.regex.Pattern;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -22,11 +21,10 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * exists, with every exact label value they select, in the Prometheus scrape of a running context
  * (H2 file database) within a second of its first message.
  */
+@H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=docs-meters", "batch-consumer.jdbc.queues-per-topic=1",
 		"batch-consumer.shutdown-timeout=2s" })
 class MetersInDocsTests {
@@ -46,20 +45,11 @@ class MetersInDocsTests {
 
 	private static final Pattern EXACT_LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
 
-	@TempDir
-	static Path directory;
-
 	@Autowired
 	private PrometheusMeterRegistry prometheus;
 
 	@Autowired
 	private BatchProducer producer;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void everySeriesTheDashboardAndTheAlertsUseIsScrapedFromARunningApplication() throws Exception {

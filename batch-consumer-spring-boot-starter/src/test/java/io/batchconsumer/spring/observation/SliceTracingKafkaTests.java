@@ -1,18 +1,18 @@
 package io.batchconsumer.spring.observation;
 
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.batchconsumer.testsupport.SharedKafkaBroker;
+
 /**
- * {@link SliceTracingTests} on the Kafka transport and an in-process broker (one partition per
- * topic): the trace context travels in Kafka record headers.
+ * {@link SliceTracingTests} on the Kafka transport and the JVM's shared in-process broker (one
+ * partition per topic): the trace context travels in Kafka record headers.
  */
-@EmbeddedKafka(partitions = 1, topics = { "batch", "single" })
+@SharedKafkaBroker(partitions = 1, topics = { "batch", "single" })
 @SpringBootTest(classes = SliceTracingTests.TestApplication.class,
-		properties = { "batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-				"spring.kafka.consumer.auto-offset-reset=earliest" })
+		properties = { "batch-consumer.transport=kafka", "spring.kafka.consumer.auto-offset-reset=earliest" })
 class SliceTracingKafkaTests extends SliceTracingTests {
 
 	@DynamicPropertySource

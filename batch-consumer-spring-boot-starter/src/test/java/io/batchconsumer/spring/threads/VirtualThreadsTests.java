@@ -1,6 +1,5 @@
 package io.batchconsumer.spring.threads;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -11,7 +10,6 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -19,11 +17,10 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,26 +31,18 @@ import static org.awaitility.Awaitility.await;
  * surefire execution of its own; see the starter's pom).
  */
 @EnabledForJreRange(min = JRE.JAVA_21)
+@H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=virtual-threads", "batch-consumer.virtual-threads=true",
 		"batch-consumer.jdbc.queues-per-topic=1", "batch-consumer.shutdown-timeout=2s",
 		"batch-consumer.listeners.slow.thread-size=3", "batch-consumer.listeners.slow.consumer-batch-size=1",
 		"batch-consumer.listeners.slow.ordering=unordered" })
 class VirtualThreadsTests {
 
-	@TempDir
-	static Path directory;
-
 	@Autowired
 	private BatchProducer producer;
 
 	@Autowired
 	private Listeners listeners;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@Test
 	void slicesRunOnVirtualThreadsAndThreadSizeStillBoundsTheConcurrentSlices() {

@@ -33,11 +33,10 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,6 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Without {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver} the test fails: CI
  * ({@code .ci/run}) installs them.
  */
+@H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=ledger-page", "batch-consumer.ui.enabled=true",
 				"management.endpoints.web.exposure.include=batchconsumer,batchconsumerui",
@@ -80,12 +80,6 @@ class LedgerPageBrowserTests {
 
 	@Autowired
 	private Listeners listeners;
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url",
-				() -> "jdbc:h2:file:" + directory.resolve("db").toAbsolutePath() + ";WRITE_DELAY=0");
-	}
 
 	@BeforeAll
 	static void browser() throws Exception {

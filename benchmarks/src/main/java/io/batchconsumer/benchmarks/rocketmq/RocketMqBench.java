@@ -121,8 +121,7 @@ public final class RocketMqBench implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.transport.close();
-		this.rocketMq.close();
+		this.transport.close(); // the shared name server and broker stop at JVM exit
 	}
 
 }
