@@ -77,7 +77,7 @@ class RefreshTuningH2Tests {
 
 	private static final int QUEUES = 3;
 
-	private static final int MESSAGES = 400;
+	private static final int MESSAGES = 240;
 
 	private static final Duration WAIT = Duration.ofSeconds(20);
 
