@@ -124,9 +124,8 @@ class RefreshTuningH2Tests {
 	}
 
 	@ParameterizedTest(name = "{0} = {1}")
-	@CsvSource({ "batch-consumer.thread-size, 6, 6", "batch-consumer.listeners.refreshed.thread-size, 3, 3",
-			"batch-consumer.listeners.refreshed.consumer-batch-size, 17, 17",
-			"batch-consumer.pull-batch-size, 7, 7", "batch-consumer.listeners.refreshed.pull-batch-size, 90, 90",
+	@CsvSource({ "batch-consumer.thread-size, 6, 6", "batch-consumer.listeners.refreshed.consumer-batch-size, 17, 17",
+			"batch-consumer.pull-batch-size, 7, 7",
 			"batch-consumer.flow-control.pull-threshold-for-queue, 60, 60",
 			"batch-consumer.listeners.refreshed.flow-control.pull-threshold-size-for-queue, 20KB, 20480",
 			"batch-consumer.flow-control.max-span, 150, 150" })
