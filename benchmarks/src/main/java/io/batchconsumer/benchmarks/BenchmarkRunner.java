@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.batchconsumer.benchmarks.jdbc.JdbcBench;
+import io.batchconsumer.benchmarks.jdbc.JdbcEndToEndBench;
 import io.batchconsumer.benchmarks.jmh.MicroBenchmarks;
 import io.batchconsumer.benchmarks.kafka.KafkaBench;
 import io.batchconsumer.benchmarks.rocketmq.RocketMqBench;
@@ -65,6 +66,7 @@ public final class BenchmarkRunner {
 		if (!this.options.jmhOnly()) {
 			runKafka();
 			runJdbc();
+			runJdbcEndToEnd();
 			runRocketMq();
 		}
 		if (this.options.jmh()) {
@@ -116,6 +118,20 @@ public final class BenchmarkRunner {
 		this.names.put(4, "JDBC: " + records + " records, sendBatch then consume");
 		System.out.printf("%n== scenario 4: %s%n", this.names.get(4));
 		try (JdbcBench bench = new JdbcBench(this.options, this::progress)) {
+			this.runs.addAll(bench.run(records));
+		}
+	}
+
+	/** Scenario 10: JDBC end to end, producers and 1-3 consumer instances at the same time. */
+	private void runJdbcEndToEnd() throws Exception {
+		if (!this.options.scenarios().contains(JdbcEndToEndBench.SCENARIO)) {
+			return;
+		}
+		int records = this.options.sizes().jdbcEndToEndRecords();
+		this.names.put(JdbcEndToEndBench.SCENARIO, "JDBC end to end: " + records
+				+ " records sent while 1-3 instances consume, defaults; p50/p99 from sendBatch return to listener");
+		System.out.printf("%n== scenario %d: %s%n", JdbcEndToEndBench.SCENARIO, this.names.get(JdbcEndToEndBench.SCENARIO));
+		try (JdbcEndToEndBench bench = new JdbcEndToEndBench(this.options, this::progress)) {
 			this.runs.addAll(bench.run(records));
 		}
 	}

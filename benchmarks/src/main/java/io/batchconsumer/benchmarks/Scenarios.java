@@ -77,6 +77,14 @@ public final class Scenarios {
 		return records(200_000, 4_000);
 	}
 
+	/**
+	 * 10: JDBC end to end, producers and consumers at the same time.
+	 * @return the record count of each run
+	 */
+	public int jdbcEndToEndRecords() {
+		return records(200_000, 2_000);
+	}
+
 	private int records(int full, int small) {
 		return (int) Math.max(1, Math.round((this.quick ? small : full) * this.scale));
 	}

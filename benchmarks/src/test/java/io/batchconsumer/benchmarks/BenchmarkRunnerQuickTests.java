@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the whole harness at its quick size so that it never rots. Asserts only that every contender
- * produced a row, processed every record and measured a rate above zero, that ours kept its
+ * produced a row, processed every record and measured a rate above zero (scenario 10: and a p99
+ * latency), that ours kept its
  * backlog within flow control's limit while blocked, and that the files were written — never a
  * time or a rate.
  */
@@ -43,6 +44,11 @@ class BenchmarkRunnerQuickTests {
 					"batch-consumer consume (PostgreSQL)", "plain JDBC insert (PostgreSQL)",
 					"plain JDBC select (PostgreSQL)");
 		assertThat(rows(rows, 4)).allSatisfy(this::processedEverything);
+		assertThat(rows(rows, 10)).extracting(RunResult::contender)
+			.containsExactlyInAnyOrder("batch-consumer e2e, 1 instance (H2)", "batch-consumer e2e, 1 instance (PostgreSQL)",
+					"batch-consumer e2e, 2 instances (PostgreSQL)", "batch-consumer e2e, 3 instances (PostgreSQL)");
+		assertThat(rows(rows, 10)).allSatisfy(this::processedEverything)
+			.allSatisfy((row) -> assertThat(row.p99Millis()).as(row.contender() + " p99").isNotNaN());
 		long limit = KafkaBench.backlogBounds(options.sizes().memory(new Blocker()))[1];
 		assertThat(rows(rows, 5)).extracting(RunResult::contender).containsExactlyInAnyOrderElementsOf(KAFKA_CONTENDERS);
 		assertThat(rows(rows, 5)).filteredOn((row) -> row.contender().startsWith("batch-consumer"))

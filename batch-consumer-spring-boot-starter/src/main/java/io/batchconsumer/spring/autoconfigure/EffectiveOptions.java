@@ -40,6 +40,20 @@ public class EffectiveOptions {
 	}
 
 	/**
+	 * Records options a refresh of the environment changed on the running container, with the
+	 * property (and source) each new value now comes from.
+	 * @param id the listener id
+	 * @param changed the new effective options by key
+	 */
+	void refreshed(String id, Map<String, EffectiveOption> changed) {
+		this.byListener.computeIfPresent(id, (key, options) -> {
+			Map<String, EffectiveOption> updated = new java.util.LinkedHashMap<>(options);
+			updated.putAll(changed);
+			return Map.copyOf(updated);
+		});
+	}
+
+	/**
 	 * The effective options of one listener.
 	 * @param id the listener id
 	 * @return its options by key (for example {@code thread-size}), empty when unknown

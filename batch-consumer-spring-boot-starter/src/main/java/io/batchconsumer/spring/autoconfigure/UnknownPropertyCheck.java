@@ -95,7 +95,14 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 		return problems;
 	}
 
-	private String problem(ConfigurationPropertyName name, KnownProperties known, Set<String> listenerIds) {
+	/**
+	 * What is wrong with one {@code batch-consumer.*} name.
+	 * @param name the name
+	 * @param known the declared properties
+	 * @param listenerIds the ids of every {@code @BatchListener}
+	 * @return the problem naming the closest valid name, {@code null} when the name is known
+	 */
+	static String problem(ConfigurationPropertyName name, KnownProperties known, Set<String> listenerIds) {
 		if (known.contains(name, LISTENERS)) {
 			return null;
 		}
@@ -134,7 +141,7 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 		return names;
 	}
 
-	private static ConfigurationPropertyName withoutListIndex(ConfigurationPropertyName name) {
+	static ConfigurationPropertyName withoutListIndex(ConfigurationPropertyName name) {
 		for (int i = 0; i < name.getNumberOfElements(); i++) {
 			if (name.isNumericIndex(i)) {
 				return name.chop(i);

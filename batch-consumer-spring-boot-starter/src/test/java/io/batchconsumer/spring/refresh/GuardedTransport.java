@@ -1,0 +1,210 @@
+package io.batchconsumer.spring.refresh;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+import javax.sql.DataSource;
+
+import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.RebalanceListener;
+import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.jdbc.JdbcSettings;
+import io.batchconsumer.core.jdbc.JdbcTransport;
+import io.batchconsumer.core.testing.InMemoryBroker;
+import io.batchconsumer.core.testing.ProcessingGuarantee;
+
+/**
+ * A real {@link JdbcTransport} whose sources are shown to a {@link ProcessingGuarantee} (the checker
+ * of the {@code tune} tests): each poll, each assignment and each commit, mirrored into an
+ * {@link InMemoryBroker} that holds the same messages at the same offsets ({@link #mirror}).
+ *
+ * <p>Threading: the sources are used by their container's owner thread only; {@link #mirror} by
+ * the test thread while the container is paused.
+ */
+final class GuardedTransport implements Transport {
+
+	static final String GROUP = "refresh-tests";
+
+	private final JdbcTransport transport;
+
+	private final DataSource dataSource;
+
+	private final InMemoryBroker mirror = new InMemoryBroker();
+
+	private final ProcessingGuarantee guarantee = new ProcessingGuarantee(this.mirror, Ordering.KEY);
+
+	GuardedTransport(DataSource dataSource, int queues) {
+		this.dataSource = dataSource;
+		this.transport = new JdbcTransport(dataSource,
+				JdbcSettings.defaults().withQueuesPerTopic(queues).withInstanceId("refresh-tests"),
+				(payload) -> ((String) payload).getBytes(StandardCharsets.UTF_8));
+	}
+
+	ProcessingGuarantee guarantee() {
+		return this.guarantee;
+	}
+
+	InMemoryBroker mirror() {
+		return this.mirror;
+	}
+
+	/** Copies the messages stored since the last call into the mirror, at the same offsets. */
+	void mirror(String topic, int queues) throws SQLException {
+		if (this.mirror.partitions(topic).isEmpty()) {
+			this.mirror.createTopic(topic, queues);
+		}
+		try (Connection connection = this.dataSource.getConnection();
+				PreparedStatement statement = connection.prepareStatement("SELECT queue_id, msg_offset, msg_key FROM "
+						+ "bc_message WHERE topic = ? AND queue_id = ? AND msg_offset >= ? ORDER BY msg_offset")) {
+			for (TopicPartition queue : this.mirror.partitions(topic)) {
+				statement.setString(1, topic);
+				statement.setInt(2, queue.partition());
+				statement.setLong(3, this.mirror.endOffset(queue));
+				try (ResultSet rs = statement.executeQuery()) {
+					while (rs.next()) {
+						long offset = this.mirror.append(topic, rs.getInt(1), rs.getString(3), "x");
+						if (offset != rs.getLong(2)) {
+							throw new IllegalStateException("offsets not dense: " + offset + " vs " + rs.getLong(2));
+						}
+					}
+				}
+			}
+		}
+		this.guarantee.produced(topic);
+	}
+
+	@Override
+	public MessageSource createSource(ContainerOptions options) {
+		return new GuardedSource(this.transport.createSource(options));
+	}
+
+	@Override
+	public DeadLetterSink deadLetterSink(ContainerOptions options) {
+		DeadLetterSink sink = this.transport.deadLetterSink(options);
+		return (deadLetter) -> {
+			sink.send(deadLetter);
+			this.guarantee.finished(deadLetter.message());
+		};
+	}
+
+	@Override
+	public BatchProducer producer() {
+		return this.transport.producer();
+	}
+
+	@Override
+	public int defaultPullBatchSize() {
+		return this.transport.defaultPullBatchSize();
+	}
+
+	/** The JDBC source, seen by the guarantee. */
+	private final class GuardedSource implements MessageSource {
+
+		private final MessageSource source;
+
+		GuardedSource(MessageSource source) {
+			this.source = source;
+		}
+
+		@Override
+		public void subscribe(Collection<String> topics, RebalanceListener listener) {
+			this.source.subscribe(topics, new RebalanceListener() {
+
+				@Override
+				public void onAssigned(Collection<TopicPartition> partitions) {
+					// A queue taken again starts from the stored position.
+					GuardedTransport.this.guarantee.allowRewind();
+					GuardedTransport.this.guarantee.assigned(partitions);
+					listener.onAssigned(partitions);
+				}
+
+				@Override
+				public void onRevoked(Collection<TopicPartition> partitions) {
+					listener.onRevoked(partitions);
+				}
+
+				@Override
+				public void onLost(Collection<TopicPartition> partitions) {
+					listener.onLost(partitions);
+				}
+
+			});
+		}
+
+		@Override
+		public List<Message<byte[]>> poll(Duration timeout) {
+			List<Message<byte[]>> messages = this.source.poll(timeout);
+			GuardedTransport.this.guarantee.fetched(messages);
+			return messages;
+		}
+
+		@Override
+		public void pause(Collection<TopicPartition> partitions) {
+			this.source.pause(partitions);
+		}
+
+		@Override
+		public void resume(Collection<TopicPartition> partitions) {
+			this.source.resume(partitions);
+		}
+
+		@Override
+		public void seek(TopicPartition partition, long offset) {
+			this.source.seek(partition, offset);
+		}
+
+		@Override
+		public void commitSync(Map<TopicPartition, Long> offsets) {
+			this.source.commitSync(offsets);
+			offsets.forEach((partition, offset) -> GuardedTransport.this.mirror.commit(GROUP, partition, offset));
+		}
+
+		@Override
+		public void commitAsync(Map<TopicPartition, Long> offsets,
+				BiConsumer<Map<TopicPartition, Long>, Throwable> callback) {
+			this.source.commitAsync(offsets, (committed, failure) -> {
+				if (failure == null) {
+					committed.forEach(
+							(partition, offset) -> GuardedTransport.this.mirror.commit(GROUP, partition, offset));
+				}
+				callback.accept(committed, failure);
+			});
+		}
+
+		@Override
+		public void pullBatchSize(int size) {
+			this.source.pullBatchSize(size);
+		}
+
+		@Override
+		public Map<TopicPartition, Long> endOffsets() {
+			return this.source.endOffsets();
+		}
+
+		@Override
+		public void wakeup() {
+			this.source.wakeup();
+		}
+
+		@Override
+		public void close() {
+			this.source.close();
+		}
+
+	}
+
+}
