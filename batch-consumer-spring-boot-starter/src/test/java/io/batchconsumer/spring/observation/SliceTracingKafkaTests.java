@@ -9,7 +9,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@link SliceTracingTests} on the Kafka transport and an in-process broker (one partition per
  * topic): the trace context travels in Kafka record headers.
  */
-@EmbeddedKafka(partitions = 1, topics = { "batch", "single" })
+@EmbeddedKafka(partitions = 1, topics = { "batch", "single", "each" })
 @SpringBootTest(classes = SliceTracingTests.TestApplication.class,
 		properties = { "batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
 				"spring.kafka.consumer.auto-offset-reset=earliest" })
