@@ -33,6 +33,20 @@ public record OutgoingMessage(String key, Map<String, String> headers, Object pa
 	}
 
 	/**
+	 * A message without key or headers, for when the order between messages does not matter:
+	 * keyless messages are not ordered against each other (JDBC spreads them round-robin over a
+	 * topic's queues), and a listener with {@code ordering=key}, the default, processes them in
+	 * parallel and logs a WARN once when it meets the first one ({@code ordering=unordered}
+	 * says it is meant). Same as {@code of(null, payload)}.
+	 * @param payload the payload: {@code byte[]} and {@code String} as they are, anything else as JSON
+	 * @return the message
+	 * @throws NullPointerException when {@code payload} is {@code null}
+	 */
+	public static OutgoingMessage of(Object payload) {
+		return new OutgoingMessage(null, Map.of(), payload);
+	}
+
+	/**
 	 * A message with a key and no headers.
 	 * @param key the key or {@code null}
 	 * @param payload the payload
@@ -49,7 +63,7 @@ public record OutgoingMessage(String key, Map<String, String> headers, Object pa
 	 */
 	public static OutgoingMessage from(Object element) {
 		Objects.requireNonNull(element, "a message of the batch is null");
-		return (element instanceof OutgoingMessage outgoing) ? outgoing : of(null, element);
+		return (element instanceof OutgoingMessage outgoing) ? outgoing : of(element);
 	}
 
 	/**

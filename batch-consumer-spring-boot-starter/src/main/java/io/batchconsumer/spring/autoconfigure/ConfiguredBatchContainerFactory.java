@@ -1,5 +1,6 @@
 package io.batchconsumer.spring.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,13 +23,15 @@ import io.batchconsumer.spring.listener.BatchContainerFactory;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 import io.batchconsumer.spring.listener.BatchListenerMethodAdapter;
 import io.batchconsumer.spring.listener.ListenerMethod;
+import io.batchconsumer.spring.listener.MessageCallInterceptor;
 import io.batchconsumer.spring.listener.PayloadConverter;
 
 /**
  * Creates each listener's container from the {@code batch-consumer.*} properties, the
  * annotation, the {@link BatchContainerCustomizer}s and the configured {@link Transport}; each
  * container is observed by what the {@link ContainerObserverFactory} beans give it, its listener
- * wrapped by the {@link SliceListenerDecorator}s, and filtered by every {@link MessageFilter} bean
+ * wrapped by the {@link SliceListenerDecorator}s (a single-message method's calls surrounded by
+ * their {@link MessageCallInterceptor}s, when they give one), and filtered by every {@link MessageFilter} bean
  * that applies to its id.
  *
  * <p>Threading: stateless after construction.
@@ -84,7 +87,9 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		ContainerOptions options = customize(resolved.options());
 		this.effectiveOptions.record(options.id(), withCustomizations(resolved, options));
 		MessageSource source = this.transport.createSource(options);
-		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter);
+		List<SliceListenerDecorator> sliceDecorators = new ArrayList<>();
+		MessageCallInterceptor calls = messageCallsOf(options, method, sliceDecorators);
+		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter, calls);
 		DeadLetterSink sink = this.transport.deadLetterSink(options);
 		if (resolved.processing() == Processing.EXACTLY_ONCE) {
 			// Innermost: the transaction holds the listener's writes and the marks; decorators
@@ -95,13 +100,33 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 			listener = exactlyOnce.listener(listener);
 			sink = exactlyOnce.deadLetterSink(sink);
 		}
-		for (int i = this.decorators.size() - 1; i >= 0; i--) {
-			listener = this.decorators.get(i).decorate(options, listener);
+		for (int i = sliceDecorators.size() - 1; i >= 0; i--) {
+			listener = sliceDecorators.get(i).decorate(options, listener);
 		}
 		return new BatchContainer(options, source, listener, sink,
 				CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads,
 				filterOf(options.id()), options.usesRetryQueue() ? this.transport.retryQueue(options) : null,
 				java.time.Clock.systemUTC());
+	}
+
+	/**
+	 * The decorators' interceptors of a single-message method's calls, the first outermost; the
+	 * decorators that give none (all of them for a list method) go to {@code sliceDecorators}.
+	 */
+	private MessageCallInterceptor messageCallsOf(ContainerOptions options, ListenerMethod method,
+			List<SliceListenerDecorator> sliceDecorators) {
+		MessageCallInterceptor calls = MessageCallInterceptor.none();
+		for (int i = this.decorators.size() - 1; i >= 0; i--) {
+			SliceListenerDecorator decorator = this.decorators.get(i);
+			MessageCallInterceptor own = method.isBatch() ? null : decorator.decorateMessageCalls(options);
+			if (own != null) {
+				calls = own.around(calls);
+			}
+			else {
+				sliceDecorators.add(0, decorator);
+			}
+		}
+		return calls;
 	}
 
 	/** The filters that apply to a listener, combined; {@code null} when none does. */

@@ -2,11 +2,16 @@ package io.batchconsumer.spring.autoconfigure;
 
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.spring.listener.MessageCallInterceptor;
 
 /**
  * Wraps the listener of each container, for cross-cutting concerns such as an observation per
  * slice delivery. Every bean of this type is applied, in {@link org.springframework.core.Ordered}
  * order (the first is the outermost), to every container created.
+ *
+ * <p>A single-message listener method ({@code (T)} or {@code (Message<T>)}) is called once per
+ * message: a decorator that gives a {@link #decorateMessageCalls(ContainerOptions) message-call
+ * interceptor} for it surrounds each of those calls instead of wrapping its slices.
  */
 @FunctionalInterface
 public interface SliceListenerDecorator {
@@ -19,5 +24,16 @@ public interface SliceListenerDecorator {
 	 *         concurrently and must give back what the listener gave
 	 */
 	SliceListener decorate(ContainerOptions options, SliceListener listener);
+
+	/**
+	 * Surrounds each call of a container's single-message listener method, instead of
+	 * {@link #decorate wrapping its slices}; never asked for list methods.
+	 * @param options the container's options
+	 * @return the interceptor of each message's call, or {@code null} (the default) to wrap the
+	 *         slices with {@link #decorate} instead
+	 */
+	default MessageCallInterceptor decorateMessageCalls(ContainerOptions options) {
+		return null;
+	}
 
 }

@@ -38,7 +38,11 @@ import io.batchconsumer.core.ContainerState;
  */
 public class BatchListenerContainerRegistry implements SmartLifecycle, DisposableBean {
 
-	/** The lifecycle phase: stops before web servers and other default-phase beans. */
+	/**
+	 * The lifecycle phase, {@code Integer.MAX_VALUE - 100}: stops after {@code SmartLifecycle} beans
+	 * of the default phase ({@code Integer.MAX_VALUE}) and before the web server's graceful shutdown
+	 * ({@code Integer.MAX_VALUE - 1024}) and stop ({@code Integer.MAX_VALUE - 2048}).
+	 */
 	public static final int PHASE = Integer.MAX_VALUE - 100;
 
 	private static final Logger logger = LoggerFactory.getLogger(BatchListenerContainerRegistry.class);

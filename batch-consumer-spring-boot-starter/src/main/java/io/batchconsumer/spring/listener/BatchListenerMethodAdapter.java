@@ -19,7 +19,8 @@ import io.batchconsumer.core.SliceListener;
  * <p>Each message's payload is converted first; a message that cannot be converted fails on its
  * own (it is retried and dead-lettered with its raw bytes) and never holds back the rest of its
  * slice. List methods are called once with the converted messages; single-message methods are
- * called once per message, and an exception fails that message only.
+ * called once per message, each call (conversion included) inside the {@link MessageCallInterceptor},
+ * and an exception fails that message only.
  *
  * <p>Threading: stateless; called concurrently by the workers of one container.
  */
@@ -33,6 +34,8 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 
 	private final PayloadConverter converter;
 
+	private final MessageCallInterceptor interceptor;
+
 	/**
 	 * Creates an adapter.
 	 * @param bean the bean to invoke the method on (possibly a proxy)
@@ -40,20 +43,36 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 	 * @param converter reads the payloads
 	 */
 	public BatchListenerMethodAdapter(Object bean, ListenerMethod listenerMethod, PayloadConverter converter) {
+		this(bean, listenerMethod, converter, MessageCallInterceptor.none());
+	}
+
+	/**
+	 * Creates an adapter whose single-message method calls are intercepted.
+	 * @param bean the bean to invoke the method on (possibly a proxy)
+	 * @param listenerMethod the inspected method
+	 * @param converter reads the payloads
+	 * @param interceptor surrounds each call of a single-message method; unused for list methods
+	 */
+	public BatchListenerMethodAdapter(Object bean, ListenerMethod listenerMethod, PayloadConverter converter,
+			MessageCallInterceptor interceptor) {
 		this.bean = Objects.requireNonNull(bean, "bean");
 		this.listenerMethod = Objects.requireNonNull(listenerMethod, "listenerMethod");
 		this.converter = Objects.requireNonNull(converter, "converter");
+		this.interceptor = Objects.requireNonNull(interceptor, "interceptor");
 		this.invocable = AopUtils.selectInvocableMethod(listenerMethod.method(), bean.getClass());
 		ReflectionUtils.makeAccessible(this.invocable);
 	}
 
 	@Override
 	public BatchResult onSlice(List<Message<byte[]>> slice) {
+		return this.listenerMethod.isBatch() ? onBatch(slice) : onEach(slice);
+	}
+
+	private BatchResult onBatch(List<Message<byte[]>> slice) {
 		Conversion conversion = convert(slice);
 		BatchResult result;
 		try {
-			result = this.listenerMethod.isBatch() ? invokeWithList(conversion.converted)
-					: invokeOneByOne(conversion.converted);
+			result = invokeWithList(conversion.converted);
 		}
 		catch (Exception ex) {
 			// The listener failed the messages it was given; those that did not convert keep their
@@ -92,12 +111,15 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 		return (result != null) ? result : BatchResult.success();
 	}
 
-	/** Each failed message keeps its own exception (or the cause its result gave) for its dead letter. */
-	private BatchResult invokeOneByOne(List<Message<Object>> messages) {
+	/**
+	 * One call per message, each inside the interceptor; a failed message keeps its own exception
+	 * (its conversion's, or the cause its result gave) for its dead letter.
+	 */
+	private BatchResult onEach(List<Message<byte[]>> slice) {
 		BatchResult.Builder failed = BatchResult.builder();
-		for (Message<Object> message : messages) {
+		for (Message<byte[]> message : slice) {
 			try {
-				BatchResult result = invoke(this.listenerMethod.takesMessages() ? message : message.payload());
+				BatchResult result = this.interceptor.intercept(message, () -> invokeWith(message));
 				if (result != null && !result.isSuccess()) {
 					failed.fail(message, result.cause());
 				}
@@ -107,6 +129,18 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 			}
 		}
 		return failed.build();
+	}
+
+	private BatchResult invokeWith(Message<byte[]> message) throws Exception {
+		Object payload;
+		try {
+			payload = this.converter.read(message.payload(), this.listenerMethod.payloadType());
+		}
+		catch (RuntimeException ex) {
+			throw new PayloadConversionException(message, this.listenerMethod.payloadType(), ex);
+		}
+		BatchResult result = invoke(this.listenerMethod.takesMessages() ? message.withPayload(payload) : payload);
+		return (result != null) ? result : BatchResult.success();
 	}
 
 	private BatchResult invoke(Object argument) throws Exception {

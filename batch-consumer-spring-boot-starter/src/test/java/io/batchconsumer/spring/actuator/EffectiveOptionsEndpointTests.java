@@ -56,10 +56,13 @@ class EffectiveOptionsEndpointTests {
 		assertThat(options.path("consumer-batch-size").path("property").asString())
 			.isEqualTo("batch-consumer.listeners.payments.consumer-batch-size");
 		assertThat(options.path("consumer-batch-size").path("origin").asString()).isNotBlank();
+		assertThat(options.path("thread-size").has("origin")).as("no origin: left out, as docs/configuration.md says")
+			.isFalse();
 		assertThat(options.path("retry.max-attempts").path("value").asString()).isEqualTo("5");
 		assertThat(options.path("retry.max-attempts").path("source").asString()).isEqualTo("GLOBAL_PROPERTY");
 		assertThat(options.path("flow-control.max-span").path("value").asString()).isEqualTo("2000");
 		assertThat(options.path("flow-control.max-span").path("source").asString()).isEqualTo("DEFAULT");
+		assertThat(options.path("flow-control.max-span").has("origin")).isFalse();
 		assertThat(options.path("ordering").path("value").asString()).isEqualTo("key");
 		assertThat(options.path("group").path("value").asString()).isEqualTo("effective-tests");
 		assertThat(options.path("group").path("property").asString()).isEqualTo("spring.application.name");

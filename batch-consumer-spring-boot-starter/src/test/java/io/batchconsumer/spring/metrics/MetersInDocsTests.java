@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,16 +34,20 @@ import static org.awaitility.Awaitility.await;
 /**
  * Every series that {@code docs/grafana-dashboard.json} and {@code docs/prometheus-alerts.yml} use
  * exists, with every exact label value they select, in the Prometheus scrape of a running context
- * (H2 file database) within a second of its first message.
+ * (H2 file database) within a second of its first message; and the meters of that context (one
+ * at-least-once and one exactly-once listener) are exactly the meters {@code docs/metrics.md} lists.
  */
 @H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=docs-meters", "batch-consumer.jdbc.queues-per-topic=1",
-		"batch-consumer.shutdown-timeout=2s" })
+		"batch-consumer.shutdown-timeout=2s", "batch-consumer.listeners.docs-eo.processing=exactly-once" })
 class MetersInDocsTests {
 
 	private static final Path DOCS = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("docs");
 
 	private static final Pattern SERIES = Pattern.compile("(batch_consumer_[a-z_]+[a-z])(\\{([^}]*)\\})?");
+
+	/** A row of a meter table: {@code | `batch.consumer.name` | ...}. */
+	private static final Pattern METER_ROW = Pattern.compile("(?m)^\\| `(batch\\.consumer\\.[a-z._]+)` \\|");
 
 	private static final Pattern EXACT_LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
 
@@ -70,6 +76,26 @@ class MetersInDocsTests {
 					assertThat(lines).as(name + " with " + label).anyMatch((line) -> line.contains(label));
 				}
 			});
+		});
+	}
+
+	@Test
+	void theMetersOfARunningApplicationAreExactlyTheMetersTheMetricsPageLists() throws Exception {
+		Set<String> documented = new TreeSet<>();
+		Matcher row = METER_ROW.matcher(Files.readString(DOCS.resolve("metrics.md")));
+		while (row.find()) {
+			documented.add(row.group(1));
+		}
+		assertThat(documented).contains("batch.consumer.messages", "batch.consumer.slice.duration");
+		this.producer.send("docs", "one");
+		this.producer.send("docs-eo", "one");
+		// The observation's timer exists once the first delivery ended, so more than a second here.
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			Set<String> registered = new TreeSet<>();
+			this.prometheus.getMeters().stream().map((meter) -> meter.getId().getName())
+				.filter((name) -> name.startsWith("batch.consumer.")).forEach(registered::add);
+			assertThat(registered).as("meters registered (left) and listed in docs/metrics.md (right)")
+				.containsExactlyElementsOf(documented);
 		});
 	}
 
@@ -106,6 +132,10 @@ class MetersInDocsTests {
 
 		@BatchListener(id = "docs", topics = "docs")
 		void onDocs(String payload) {
+		}
+
+		@BatchListener(id = "docs-eo", topics = "docs-eo")
+		void onExactlyOnce(List<String> payloads) {
 		}
 
 	}

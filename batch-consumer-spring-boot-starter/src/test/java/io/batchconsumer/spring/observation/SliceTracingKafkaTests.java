@@ -10,7 +10,7 @@ import io.batchconsumer.testsupport.SharedKafkaBroker;
  * {@link SliceTracingTests} on the Kafka transport and the JVM's shared in-process broker (one
  * partition per topic): the trace context travels in Kafka record headers.
  */
-@SharedKafkaBroker(partitions = 1, topics = { "batch", "single" })
+@SharedKafkaBroker(partitions = 1, topics = { "batch", "single", "each" })
 @SpringBootTest(classes = SliceTracingTests.TestApplication.class,
 		properties = { "batch-consumer.transport=kafka", "spring.kafka.consumer.auto-offset-reset=earliest" })
 class SliceTracingKafkaTests extends SliceTracingTests {

@@ -1,7 +1,9 @@
 package io.batchconsumer.spring.observation;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import io.micrometer.tracing.Span;
@@ -13,6 +15,7 @@ import io.micrometer.tracing.otel.bridge.OtelPropagator;
 import io.micrometer.tracing.otel.bridge.OtelTracer;
 import io.micrometer.tracing.propagation.Propagator;
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -34,6 +37,8 @@ import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.spring.annotation.BatchListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,7 +56,17 @@ abstract class SliceTracingTests {
 	static final String[] PROPERTIES = { "spring.application.name=tracing-tests", "batch-consumer.shutdown-timeout=2s",
 			"batch-consumer.listeners.batch.group=batch", "batch-consumer.listeners.batch.thread-size=1",
 			"batch-consumer.listeners.batch.consumer-batch-size=50", "batch-consumer.listeners.single.group=single",
-			"batch-consumer.listeners.single.consumer-batch-size=1" };
+			"batch-consumer.listeners.single.consumer-batch-size=1", "batch-consumer.listeners.each.group=each",
+			"batch-consumer.listeners.each.thread-size=1", "batch-consumer.listeners.each.retry.max-attempts=1" };
+
+	/** How many messages the single-message listener {@code each} is sent in one batch. */
+	private static final int EACH = 5;
+
+	/** The message {@code each} fails. */
+	private static final int FAILING = 3;
+
+	/** The message sent without trace context (the others each have their own producer span). */
+	private static final int UNTRACED = 4;
 
 	@Autowired
 	private BatchProducer producer;
@@ -61,6 +76,9 @@ abstract class SliceTracingTests {
 
 	@Autowired
 	private InMemorySpanExporter exporter;
+
+	@Autowired
+	private Propagator propagator;
 
 	/**
 	 * The transport's {@code messaging.system}.
@@ -105,6 +123,46 @@ abstract class SliceTracingTests {
 		assertThat(slice.getLinks()).isEmpty();
 		SpanData inside = spans("inside single").get(0);
 		assertThat(inside.getParentSpanId()).isEqualTo(slice.getSpanId());
+	}
+
+	@Test
+	void aSingleMessageListenerGetsOneSpanPerMessageOfASliceEachAChildOfItsOwnProducerSpan() {
+		List<Span> sends = IntStream.range(0, UNTRACED).mapToObj((i) -> this.tracer.nextSpan().name("send each-" + i)
+			.start()).toList();
+		sends.forEach(Span::end);
+		List<OutgoingMessage> messages = IntStream.range(0, EACH).mapToObj((i) -> new OutgoingMessage(null,
+				(i < UNTRACED) ? headersOf(sends.get(i)) : Map.of(), "each-" + i)).toList();
+		this.producer.sendBatch("each", messages);
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(spans("process each")).hasSize(EACH));
+		for (int i = 0; i < EACH; i++) {
+			SpanData inside = spans("inside each-" + i).get(0);
+			SpanData message = spans("process each").stream()
+				.filter((span) -> span.getSpanId().equals(inside.getParentSpanId())).findFirst().orElseThrow();
+			assertThat(message.getLinks()).isEmpty();
+			assertThat(attribute(message, "messaging.destination.name")).isEqualTo("each");
+			assertThat(attribute(message, "messaging.consumer.group.name")).isEqualTo("each");
+			assertThat(attribute(message, "messaging.batch.message_count")).isEqualTo("1");
+			assertThat(attribute(message, "batch.consumer.offset")).isNotBlank();
+			assertThat(attribute(message, "batch.consumer.delivery_attempt")).isEqualTo("1");
+			if (i < UNTRACED) {
+				assertThat(message.getTraceId()).as("each-" + i).isEqualTo(sends.get(i).context().traceId());
+				assertThat(message.getParentSpanId()).as("each-" + i).isEqualTo(sends.get(i).context().spanId());
+			}
+			else {
+				assertThat(message.getParentSpanContext().isValid()).as("an untraced message: a root span").isFalse();
+				assertThat(sends).noneMatch((send) -> send.context().traceId().equals(message.getTraceId()));
+			}
+			boolean failing = i == FAILING;
+			assertThat(message.getStatus().getStatusCode()).as("each-" + i)
+				.isEqualTo(failing ? StatusCode.ERROR : StatusCode.UNSET);
+			assertThat(attribute(message, "batch.consumer.outcome")).isEqualTo(failing ? "error" : "success");
+		}
+	}
+
+	private Map<String, String> headersOf(Span span) {
+		Map<String, String> headers = new HashMap<>();
+		this.propagator.inject(span.context(), headers, Map::put);
+		return headers;
 	}
 
 	private Span send(String topic, int count) {
@@ -187,6 +245,15 @@ abstract class SliceTracingTests {
 		void onSingle(String payload) {
 			Span inside = this.tracer.nextSpan().name("inside single").start();
 			inside.end();
+		}
+
+		@BatchListener(id = "each", topics = "each")
+		void onEach(Message<String> message) {
+			Span inside = this.tracer.nextSpan().name("inside " + message.payload()).start();
+			inside.end();
+			if (message.payload().equals("each-" + FAILING)) {
+				throw new IllegalStateException("fails " + message.payload());
+			}
 		}
 
 	}

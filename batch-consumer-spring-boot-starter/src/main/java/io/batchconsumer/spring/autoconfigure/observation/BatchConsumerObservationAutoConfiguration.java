@@ -25,9 +25,10 @@ import io.batchconsumer.spring.autoconfigure.SliceListenerDecorator;
 /**
  * Auto-configuration of the {@code batch.consumer.slice} observation: when the application has an
  * {@link ObservationRegistry} and {@code batch-consumer.observation.enabled} is not {@code false},
- * every slice delivery is observed. With Micrometer Tracing (a {@link Tracer} and a
- * {@link Propagator}), the {@link BatchProducer} also writes the trace context into message headers
- * and the slice's span is a child of (one message) or links to (several) the producers' spans.
+ * every slice delivery (list listeners) or message call (single-message listeners) is observed.
+ * With Micrometer Tracing (a {@link Tracer} and a {@link Propagator}), the {@link BatchProducer}
+ * also writes the trace context into message headers, and the span of one message is a child of
+ * its producer's span while the span of a slice of several links to every producer's span.
  */
 @AutoConfiguration(after = BatchConsumerAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
@@ -41,7 +42,8 @@ import io.batchconsumer.spring.autoconfigure.SliceListenerDecorator;
 public final class BatchConsumerObservationAutoConfiguration {
 
 	/**
-	 * Observes every slice delivery.
+	 * Observes every slice delivery of a list listener and every message's call of a
+	 * single-message listener.
 	 * @param registry the observation registry
 	 * @param convention a convention of the application's, or none for the default
 	 * @param transport for {@code messaging.system}
@@ -53,8 +55,7 @@ public final class BatchConsumerObservationAutoConfiguration {
 	SliceListenerDecorator batchConsumerSliceObservation(ObservationRegistry registry,
 			ObjectProvider<SliceObservationConvention> convention, Transport transport) {
 		String system = systemOf(transport);
-		SliceObservationConvention custom = convention.getIfAvailable();
-		return (options, listener) -> new ObservedSliceListener(listener, options, system, registry, custom);
+		return new SliceObservations(system, registry, convention.getIfAvailable());
 	}
 
 	static String systemOf(Transport transport) {

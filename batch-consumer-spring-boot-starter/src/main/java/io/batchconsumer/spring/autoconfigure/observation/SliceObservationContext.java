@@ -8,10 +8,11 @@ import io.micrometer.observation.transport.ReceiverContext;
 import io.batchconsumer.core.Message;
 
 /**
- * The context of one {@code batch.consumer.slice} observation: one delivery of a slice to the
- * listener. Its carrier is the slice; trace context is read from a message's headers only when the
- * slice holds one message (the span is then its child), a batch's span links to every message's
- * span instead (see {@link SliceTracingObservationHandler}).
+ * The context of one {@code batch.consumer.slice} observation: one delivery of a slice to a list
+ * listener, or one message's call of a single-message listener (a carrier of that one message).
+ * Its carrier is the slice; trace context is read from a message's headers only when the carrier
+ * holds one message (the span is then its child), a batch's span links to every message's span
+ * instead (see {@link SliceTracingObservationHandler}).
  *
  * <p>Threading: created, filled and read on the worker thread that delivers the slice.
  */
@@ -34,7 +35,7 @@ public class SliceObservationContext extends ReceiverContext<List<Message<byte[]
 	 * @param listenerId the listener id
 	 * @param group the consumer group
 	 * @param system the transport, as OpenTelemetry's {@code messaging.system} ({@code kafka}, {@code jdbc})
-	 * @param slice the messages delivered, all of one partition
+	 * @param slice the messages delivered, all of one partition (one message for a single-message listener's call)
 	 */
 	public SliceObservationContext(String listenerId, String group, String system, List<Message<byte[]>> slice) {
 		super((carrier, key) -> (carrier.size() == 1) ? carrier.get(0).headers().get(key) : null, Kind.CONSUMER);

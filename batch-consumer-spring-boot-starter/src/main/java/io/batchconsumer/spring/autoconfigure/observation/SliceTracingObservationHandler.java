@@ -12,7 +12,9 @@ import io.micrometer.tracing.propagation.Propagator;
 
 /**
  * Makes the span of a {@code batch.consumer.slice} observation: a consumer span that is a child of
- * the producer's span when the slice holds one message, and that links to every message's
+ * the producer's span when it observes one message (always so for a single-message listener, whose
+ * every call is observed on its own; a root span when the message has no trace context), and that
+ * links to every message's
  * producer span when it holds several (a batch has many parents). The producer's span is read
  * from the W3C {@code traceparent} header that {@link TracingBatchProducer} wrote.
  *
