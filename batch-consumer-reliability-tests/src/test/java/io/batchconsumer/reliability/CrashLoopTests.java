@@ -26,6 +26,8 @@ import io.batchconsumer.core.jdbc.JdbcSettings;
 import io.batchconsumer.core.jdbc.JdbcTransport;
 import io.batchconsumer.core.jdbc.SchemaInitialization;
 import io.batchconsumer.reliability.crash.CrashLoopApplication;
+import io.batchconsumer.testsupport.ChildJvm;
+import io.batchconsumer.testsupport.ChildProcess;
 import io.batchconsumer.testsupport.SharedMariaDb;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -93,7 +95,7 @@ class CrashLoopTests {
 				int upTo = (int) ((long) total * (life + 1) / (kills + 1));
 				database.send(sent, upTo);
 				sent = upTo;
-				ConsumerProcess consumer = ConsumerProcess.start(database.consumerProperties(life, life == kills));
+				ChildProcess consumer = CrashLoopTests.startConsumer(database.consumerProperties(life, life == kills));
 				try {
 					if (life == kills) {
 						finish(database, consumer, total);
@@ -124,14 +126,28 @@ class CrashLoopTests {
 		}
 	}
 
-	private static Crash killAtRandom(Database database, ConsumerProcess consumer, int life, Random random)
+	/**
+	 * Starts a life of the consumer, from the class-data archive of this JVM's crash loops.
+	 * @param properties Spring Boot properties, {@code name=value}
+	 * @return the running consumer
+	 */
+	static ChildProcess startConsumer(List<String> properties) {
+		ChildJvm jvm = ChildJvm.archived(CrashLoopApplication.class,
+				List.of("--spring.datasource.url=jdbc:h2:mem:training", "--spring.jmx.enabled=false", "--crash.life=0",
+						"--batch-consumer.group=" + CrashLoopApplication.TOPIC, "--batch-consumer.jdbc.initialize-schema=always"));
+		return ChildProcess.start(jvm, CrashLoopApplication.class,
+				properties.stream().map((property) -> "--" + property).toList(), (line) -> {
+				});
+	}
+
+	private static Crash killAtRandom(Database database, ChildProcess consumer, int life, Random random)
 			throws InterruptedException {
 		// The first life is always killed while it works: at least one kill meets work in flight.
 		boolean started = consumer.killAtRandom(random, life > 0 && random.nextInt(4) == 0, Duration.ofSeconds(1));
 		return database.crash(life, started, consumer.lastCommitLag(), consumer.maxCommitLag());
 	}
 
-	private static void finish(Database database, ConsumerProcess consumer, int total) throws InterruptedException {
+	private static void finish(Database database, ChildProcess consumer, int total) throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
 		try (HikariDataSource pool = database.sharedPool()) {
 			await().atMost(Duration.ofMinutes(5))

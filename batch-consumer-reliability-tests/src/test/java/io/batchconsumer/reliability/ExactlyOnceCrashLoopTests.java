@@ -15,6 +15,7 @@ import io.batchconsumer.reliability.CrashLoopTests.Database;
 import io.batchconsumer.reliability.CrashLoopTests.Outcome;
 import io.batchconsumer.reliability.CrashLoopTests.Store;
 import io.batchconsumer.reliability.crash.CrashLoopApplication;
+import io.batchconsumer.testsupport.ChildProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -63,7 +64,7 @@ class ExactlyOnceCrashLoopTests {
 				properties.removeIf((property) -> property.startsWith("batch-consumer.commit.interval="));
 				properties.add("batch-consumer.commit.interval=" + commitInterval(life, life == kills));
 				properties.add("batch-consumer.processing=" + processing);
-				ConsumerProcess consumer = ConsumerProcess.start(properties);
+				ChildProcess consumer = CrashLoopTests.startConsumer(properties);
 				try {
 					if (life == kills) {
 						finish(database, consumer, total);
@@ -101,7 +102,7 @@ class ExactlyOnceCrashLoopTests {
 		return last ? "1s" : (life % 3 == 2) ? "50ms" : "10m";
 	}
 
-	private static void finish(Database database, ConsumerProcess consumer, int total) throws InterruptedException {
+	private static void finish(Database database, ChildProcess consumer, int total) throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
 		try (HikariDataSource pool = database.sharedPool()) {
 			await().atMost(Duration.ofMinutes(3))

@@ -19,6 +19,7 @@ import io.batchconsumer.core.kafka.KafkaTransport;
 import io.batchconsumer.reliability.CrashLoopTests.Database;
 import io.batchconsumer.reliability.CrashLoopTests.Store;
 import io.batchconsumer.reliability.crash.CrashLoopApplication;
+import io.batchconsumer.testsupport.ChildProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -65,8 +66,8 @@ class ExactlyOnceKafkaCrashLoopTests {
 				int upTo = total / 2 + (int) ((long) (total - total / 2) * (life + 1) / (kills + 1));
 				send(producer, sent, upTo);
 				sent = upTo;
-				ConsumerProcess consumer = ConsumerProcess
-					.start(properties(database, broker, life, life == kills, processing));
+				ChildProcess consumer = CrashLoopTests
+					.startConsumer(properties(database, broker, life, life == kills, processing));
 				try {
 					if (life == kills) {
 						finish(database, broker, consumer, total);
@@ -125,7 +126,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 		}
 	}
 
-	private static void finish(Database database, RestartableKafka broker, ConsumerProcess consumer, int total)
+	private static void finish(Database database, RestartableKafka broker, ChildProcess consumer, int total)
 			throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
 		try (HikariDataSource pool = database.sharedPool()) {

@@ -20,6 +20,7 @@ import io.batchconsumer.reliability.CrashLoopTests.Database;
 import io.batchconsumer.reliability.CrashLoopTests.Store;
 import io.batchconsumer.reliability.crash.CrashLoopApplication;
 import io.batchconsumer.testsupport.SharedKafka;
+import io.batchconsumer.testsupport.ChildProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -103,7 +104,7 @@ class KafkaCrashLoopTests {
 				int upTo = total / 2 + (int) ((long) (total - total / 2) * (life + 1) / (kills + 1));
 				send(producer, sent, upTo);
 				sent = upTo;
-				ConsumerProcess consumer = ConsumerProcess.start(consumerProperties(database, broker, life, life == kills));
+				ChildProcess consumer = CrashLoopTests.startConsumer(consumerProperties(database, broker, life, life == kills));
 				try {
 					if (life == kills) {
 						finish(database, broker, consumer, total);
@@ -170,7 +171,7 @@ class KafkaCrashLoopTests {
 		}
 	}
 
-	private static Crash killAtRandom(Database database, SharedKafka broker, ConsumerProcess consumer, int life,
+	private static Crash killAtRandom(Database database, SharedKafka broker, ChildProcess consumer, int life,
 			Random random) throws Exception {
 		// The first life is always killed while it works: at least one kill meets work in flight.
 		boolean started = consumer.killAtRandom(random, life > 0 && random.nextInt(4) == 0, Duration.ofMillis(2500));
@@ -188,7 +189,7 @@ class KafkaCrashLoopTests {
 		}
 	}
 
-	private static void finish(Database database, SharedKafka broker, ConsumerProcess consumer, int total)
+	private static void finish(Database database, SharedKafka broker, ChildProcess consumer, int total)
 			throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
 		try (HikariDataSource pool = database.sharedPool()) {

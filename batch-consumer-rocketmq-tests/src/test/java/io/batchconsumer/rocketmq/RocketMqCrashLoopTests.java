@@ -1,21 +1,13 @@
 package io.batchconsumer.rocketmq;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -26,6 +18,8 @@ import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.rocketmq.RocketMqSettings;
 import io.batchconsumer.core.rocketmq.RocketMqTransport;
 import io.batchconsumer.rocketmq.crash.CrashLoopConsumer;
+import io.batchconsumer.testsupport.ChildJvm;
+import io.batchconsumer.testsupport.ChildProcess;
 import io.batchconsumer.testsupport.SharedRocketMq;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,10 +69,10 @@ class RocketMqCrashLoopTests {
 				int upTo = total / 2 + (total - total / 2) * (life + 1) / (kills + 1);
 				send(producer, sent, upTo);
 				sent = upTo;
-				Consumer consumer = Consumer.start(properties(rocketMq, life));
+				ChildProcess consumer = startConsumer(properties(rocketMq, life));
 				try {
 					if (life == kills) {
-						consumer.awaitReady();
+						consumer.awaitReady(Duration.ofMinutes(2));
 						await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
 							.until(() -> distinct() == total && rocketMq.committedToTheEnd(GROUP, CrashLoopConsumer.TOPIC, QUEUES));
 						consumer.stop();
@@ -115,6 +109,13 @@ class RocketMqCrashLoopTests {
 		return crash.maxLag() + (long) QUEUES * (MAX_SPAN + PULL_BATCH);
 	}
 
+	private static ChildProcess startConsumer(List<String> properties) {
+		ChildJvm jvm = ChildJvm.plain().withOptions("-Duser.home=" + System.getProperty("user.home"));
+		return ChildProcess.start(jvm, CrashLoopConsumer.class,
+				properties.stream().map((property) -> "--" + property).toList(), (line) -> {
+				});
+	}
+
 	private List<String> properties(SharedRocketMq rocketMq, int life) {
 		return List.of("crash.directory=" + this.directory, "crash.life=" + life, "crash.slice-millis=5",
 				"spring.jmx.enabled=false",
@@ -135,7 +136,7 @@ class RocketMqCrashLoopTests {
 		}
 	}
 
-	private Crash killAtRandom(SharedRocketMq rocketMq, Consumer consumer, int life, Random random) throws Exception {
+	private Crash killAtRandom(SharedRocketMq rocketMq, ChildProcess consumer, int life, Random random) throws Exception {
 		boolean duringStartUp = life > 0 && random.nextInt(4) == 0; // the first life always meets the big backlog
 		Path file = this.directory.resolve("life-" + life + ".txt");
 		if (duringStartUp) {
@@ -143,13 +144,13 @@ class RocketMqCrashLoopTests {
 		}
 		else {
 			// Kill in the middle of the work: once this life processed a random part of its backlog.
-			consumer.awaitReady();
+			consumer.awaitReady(Duration.ofMinutes(2));
 			int mark = 50 + random.nextInt(400);
 			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
 				.until(() -> Files.exists(file) && Files.size(file) >= 12L * mark); // about 12 bytes a line
 		}
 		boolean started = consumer.isReady();
-		long maxLag = consumer.maxLag;
+		long maxLag = consumer.maxCommitLag();
 		consumer.kill();
 		Map<Integer, Long> committed = rocketMq.committed(GROUP, CrashLoopConsumer.TOPIC, QUEUES);
 		long processed = 0;
@@ -187,91 +188,6 @@ class RocketMqCrashLoopTests {
 	 * @param maxLag the largest commit lag it reported
 	 */
 	record Crash(int life, boolean started, long processed, long uncommitted, long maxLag) {
-	}
-
-	/**
-	 * The consumer JVM: started with the test's class path, killed with SIGKILL or stopped with SIGTERM.
-	 *
-	 * <p>Threading: a daemon thread reads its output and writes the volatile fields.
-	 */
-	static final class Consumer {
-
-		private final Process process;
-
-		private final CountDownLatch ready = new CountDownLatch(1);
-
-		private final Deque<String> tail = new ArrayDeque<>();
-
-		/** The largest commit lag reported; written by the reader thread. */
-		volatile long maxLag;
-
-		private Consumer(Process process) {
-			this.process = process;
-			Thread reader = new Thread(this::read, "crash-consumer-output");
-			reader.setDaemon(true);
-			reader.start();
-		}
-
-		static Consumer start(List<String> properties) throws IOException {
-			List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-					"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-					"-Duser.home=" + System.getProperty("user.home"), "-cp", System.getProperty("java.class.path"),
-					CrashLoopConsumer.class.getName()));
-			properties.forEach((property) -> command.add("--" + property));
-			return new Consumer(new ProcessBuilder(command).redirectErrorStream(true).start());
-		}
-
-		void awaitReady() throws InterruptedException {
-			if (!this.ready.await(2, TimeUnit.MINUTES)) {
-				throw new IllegalStateException("The consumer did not start; last output:\n" + tail());
-			}
-		}
-
-		boolean isReady() {
-			return this.ready.getCount() == 0;
-		}
-
-		void kill() throws InterruptedException {
-			this.process.destroyForcibly();
-			this.process.waitFor(30, TimeUnit.SECONDS);
-		}
-
-		void stop() throws InterruptedException {
-			this.process.destroy();
-			if (!this.process.waitFor(60, TimeUnit.SECONDS)) {
-				throw new IllegalStateException("The consumer did not stop on SIGTERM; last output:\n" + tail());
-			}
-		}
-
-		private synchronized String tail() {
-			return String.join("\n", this.tail);
-		}
-
-		private void read() {
-			try (BufferedReader output = new BufferedReader(
-					new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
-				String line;
-				while ((line = output.readLine()) != null) {
-					if (line.startsWith("STATS ")) {
-						this.maxLag = Math.max(this.maxLag, Long.parseLong(line.split(" ")[1]));
-						continue;
-					}
-					if (line.equals("READY")) {
-						this.ready.countDown();
-					}
-					synchronized (this) {
-						this.tail.addLast(line);
-						if (this.tail.size() > 60) {
-							this.tail.removeFirst();
-						}
-					}
-				}
-			}
-			catch (IOException | RuntimeException ex) {
-				// the process ended
-			}
-		}
-
 	}
 
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.testing.ChildProcessOutput;
+import io.batchconsumer.testsupport.ChildProcess;
 import io.batchconsumer.core.testing.FirstDeliveryFails;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,7 +33,7 @@ class JdbcRetryCrashTests {
 		Path database = this.dir.resolve("retries");
 		Set<String> succeeded = ConcurrentHashMap.newKeySet();
 		AtomicInteger failedBeforeKill = new AtomicInteger();
-		try (ChildProcessOutput child = ChildProcessOutput.start(RetryKillTarget.class, (line) -> {
+		try (ChildProcess child = ChildProcess.start(RetryKillTarget.class, (line) -> {
 			if (line.startsWith("FAILED ")) {
 				failedBeforeKill.incrementAndGet();
 			}

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.core.testing.ChildProcessOutput;
+import io.batchconsumer.testsupport.ChildProcess;
 import io.batchconsumer.core.testing.FirstDeliveryFails;
 import io.batchconsumer.testsupport.SharedKafka;
 
@@ -43,7 +43,7 @@ class KafkaRetryCrashTests {
 		AtomicInteger failedBeforeKill = new AtomicInteger();
 		try (KafkaTransport transport = KafkaRetryKillTarget.transport(broker.bootstrap())) {
 			assertThat(transport.producer().sendBatch(topic, records)).allMatch(SendResult::isStored);
-			try (ChildProcessOutput child = ChildProcessOutput.start(KafkaRetryKillTarget.class, (line) -> {
+			try (ChildProcess child = ChildProcess.start(KafkaRetryKillTarget.class, (line) -> {
 				if (line.startsWith("FAILED ")) {
 					failedBeforeKill.incrementAndGet();
 				}

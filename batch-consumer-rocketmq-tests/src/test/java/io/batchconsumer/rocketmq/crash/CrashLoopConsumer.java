@@ -28,7 +28,7 @@ import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
  * {@code <crash.directory>/life-<crash.life>.txt}, written before the listener returns (a process
  * kill keeps what was written; no machine crash is simulated).
  *
- * <p>It prints {@code READY} once started, then every 50 ms {@code STATS <commitLag>}.
+ * <p>It prints {@code READY} once started, then every 50 ms {@code STATS <commitLag> <backlog> <succeeded>}.
  *
  * <p>Threading: the listener runs on the container's workers; the file is written under its lock.
  */
@@ -61,7 +61,7 @@ public class CrashLoopConsumer {
 	private static void report(BatchContainer container) {
 		while (!Thread.currentThread().isInterrupted()) {
 			ContainerStats stats = container.stats();
-			System.out.println("STATS " + stats.commitLag());
+			System.out.println("STATS " + stats.commitLag() + " " + stats.backlog() + " " + stats.messagesSucceeded());
 			System.out.flush();
 			try {
 				Thread.sleep(50); // reporting pace, not synchronisation
