@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench;
 import io.batchconsumer.benchmarks.jdbc.JdbcBench;
 import io.batchconsumer.benchmarks.jmh.MicroBenchmarks;
 import io.batchconsumer.benchmarks.kafka.KafkaBench;
@@ -66,6 +67,7 @@ public final class BenchmarkRunner {
 			runKafka();
 			runJdbc();
 			runRocketMq();
+			runExactlyOnce();
 		}
 		if (this.options.jmh()) {
 			MicroBenchmarks.run(this.options);
@@ -138,6 +140,20 @@ public final class BenchmarkRunner {
 				describe(scenario);
 				this.runs.addAll(bench.run(scenario));
 			}
+		}
+	}
+
+	/** Scenario 10: the same listener at-least-once and exactly-once, on H2 and PostgreSQL. */
+	private void runExactlyOnce() throws Exception {
+		if (!this.options.scenarios().contains(ExactlyOnceBench.SCENARIO)) {
+			return;
+		}
+		int records = ExactlyOnceBench.records(this.options);
+		this.names.put(ExactlyOnceBench.SCENARIO, "JDBC exactly-once vs at-least-once: " + records
+				+ " records, one row inserted per record");
+		System.out.printf("%n== scenario %d: %s%n", ExactlyOnceBench.SCENARIO, this.names.get(ExactlyOnceBench.SCENARIO));
+		try (ExactlyOnceBench bench = new ExactlyOnceBench(this::progress)) {
+			this.runs.addAll(bench.run(records, this.options.rounds(), !this.options.quick()));
 		}
 	}
 
