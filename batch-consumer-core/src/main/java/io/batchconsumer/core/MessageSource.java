@@ -98,6 +98,18 @@ public interface MessageSource extends AutoCloseable {
 	}
 
 	/**
+	 * The committed positions (each the next offset to read) of partitions just assigned, where
+	 * known. Called on the owner thread from {@link RebalanceListener#onAssigned}, before any of
+	 * their messages was polled: exactly-once processing reads only the completion marks at or
+	 * above them. The default knows none (then every mark of the partition is read).
+	 * @param partitions partitions just assigned
+	 * @return the committed position of each partition that has one
+	 */
+	default Map<TopicPartition, Long> committed(Collection<TopicPartition> partitions) {
+		return Map.of();
+	}
+
+	/**
 	 * Makes a blocked or the next {@link #poll} return at once. Safe from any thread.
 	 */
 	void wakeup();

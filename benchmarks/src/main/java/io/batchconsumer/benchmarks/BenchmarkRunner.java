@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench;
 import io.batchconsumer.benchmarks.jdbc.JdbcBench;
 import io.batchconsumer.benchmarks.jdbc.JdbcEndToEndBench;
 import io.batchconsumer.benchmarks.jmh.MicroBenchmarks;
@@ -68,6 +69,7 @@ public final class BenchmarkRunner {
 			runJdbc();
 			runJdbcEndToEnd();
 			runRocketMq();
+			runExactlyOnce();
 		}
 		if (this.options.jmh()) {
 			MicroBenchmarks.run(this.options);
@@ -154,6 +156,20 @@ public final class BenchmarkRunner {
 				describe(scenario);
 				this.runs.addAll(bench.run(scenario));
 			}
+		}
+	}
+
+	/** Scenario 11: the same listener at-least-once and exactly-once, on H2 and PostgreSQL. */
+	private void runExactlyOnce() throws Exception {
+		if (!this.options.scenarios().contains(ExactlyOnceBench.SCENARIO)) {
+			return;
+		}
+		int records = ExactlyOnceBench.records(this.options);
+		this.names.put(ExactlyOnceBench.SCENARIO, "JDBC exactly-once vs at-least-once: " + records
+				+ " records, one row inserted per record");
+		System.out.printf("%n== scenario %d: %s%n", ExactlyOnceBench.SCENARIO, this.names.get(ExactlyOnceBench.SCENARIO));
+		try (ExactlyOnceBench bench = new ExactlyOnceBench(this::progress)) {
+			this.runs.addAll(bench.run(records, this.options.rounds(), !this.options.quick()));
 		}
 	}
 

@@ -12,7 +12,7 @@ import java.util.TreeSet;
  *
  * <pre>
  * --quick            small sizes, one round, no warm-up (under a minute; what the test runs)
- * --scenarios=1,2,3  which scenarios (default 1-5 and 10; 6-8 are the RocketMQ scenarios, run only when named)
+ * --scenarios=1,2,3  which scenarios (default 1-5, 10 JDBC end to end and 11 exactly-once; 6-8 are the RocketMQ scenarios, run only when named)
  * --contenders=a,b   only the Kafka contenders whose name contains one of these (default all)
  * --rounds=3         measured rounds per scenario (contenders interleaved in each)
  * --scale=1.0        factor on every record count
@@ -50,7 +50,7 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> 
 		for (String arg : args) {
 			quick |= arg.equals("--quick");
 		}
-		Set<Integer> scenarios = new TreeSet<>(Set.of(1, 2, 3, 4, 5, 10));
+		Set<Integer> scenarios = new TreeSet<>(Set.of(1, 2, 3, 4, 5, 10, 11));
 		List<String> contenders = List.of();
 		int rounds = quick ? 1 : 3;
 		double scale = 1.0;

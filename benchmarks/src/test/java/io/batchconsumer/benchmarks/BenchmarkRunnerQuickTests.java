@@ -6,6 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench;
 import io.batchconsumer.benchmarks.kafka.KafkaBench;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,7 +55,12 @@ class BenchmarkRunnerQuickTests {
 		assertThat(rows(rows, 5)).filteredOn((row) -> row.contender().startsWith("batch-consumer"))
 			.hasSize(7)
 			.allSatisfy((row) -> assertThat(row.backlogMax()).isPositive().isLessThanOrEqualTo(limit));
-		assertThat(this.out.resolve("results.md")).isNotEmptyFile();
+		assertThat(rows(rows, ExactlyOnceBench.SCENARIO)).extracting(RunResult::contender)
+			.containsExactlyInAnyOrder("at-least-once (H2)", "exactly-once (H2)", "at-least-once (PostgreSQL)",
+					"exactly-once (PostgreSQL)");
+		assertThat(rows(rows, ExactlyOnceBench.SCENARIO)).allSatisfy(this::processedEverything);
+		assertThat(this.out.resolve("results.md")).content().contains("`exactly-once (H2)` / `at-least-once (H2)`",
+				"`exactly-once (PostgreSQL)` / `at-least-once (PostgreSQL)`");
 		assertThat(this.out.resolve("results.csv")).isNotEmptyFile();
 		assertThat(this.out.resolve("throughput.svg")).content().startsWith("<svg");
 	}

@@ -12,8 +12,9 @@ import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.TopicPartition;
 
 /**
- * A source that keeps the completion marks in step with the assignment: a partition's marks are
- * read once when it is assigned and forgotten when it goes; each committed position lets the
+ * A source that keeps the completion marks in step with the assignment: a partition's marks at or
+ * above its committed position ({@link MessageSource#committed}) are read once when it is assigned
+ * and forgotten when it goes; each committed position lets the
  * marks below it go (at once in memory, after the retention in the table).
  *
  * <p>Threading: like every {@link MessageSource}, used by the owner thread only (but
@@ -36,7 +37,9 @@ final class CompletingSource implements MessageSource {
 
 			@Override
 			public void onAssigned(Collection<TopicPartition> partitions) {
-				partitions.forEach(CompletingSource.this.exactlyOnce::reload);
+				Map<TopicPartition, Long> committed = CompletingSource.this.delegate.committed(partitions);
+				partitions.forEach((partition) -> CompletingSource.this.exactlyOnce.assigned(partition,
+						committed.get(partition)));
 				listener.onAssigned(partitions);
 			}
 
@@ -89,6 +92,11 @@ final class CompletingSource implements MessageSource {
 			}
 			callback.accept(committed, failure);
 		});
+	}
+
+	@Override
+	public Map<TopicPartition, Long> committed(Collection<TopicPartition> partitions) {
+		return this.delegate.committed(partitions);
 	}
 
 	@Override

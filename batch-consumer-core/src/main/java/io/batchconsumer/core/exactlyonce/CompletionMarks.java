@@ -4,9 +4,10 @@ import java.util.Collection;
 import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
- * The completion marks of one partition known to this instance: loaded from the completion table
- * when the partition is assigned, then added to after each committed delivery, and dropped below
- * the committed position.
+ * The completion marks of one partition known to this instance: those at or above its committed
+ * position loaded from the completion table when the partition is assigned, then added to after
+ * each committed delivery, and dropped below each new committed position. Every offset below the
+ * committed position counts as marked: it was finished before it was committed.
  *
  * <p>Threading: thread-safe; workers read and add, the owner thread loads and drops.
  */
@@ -15,7 +16,20 @@ final class CompletionMarks {
 	private final ConcurrentSkipListSet<Long> offsets = new ConcurrentSkipListSet<>();
 
 	/** The committed position: every offset below it is finished. */
-	private volatile long floor = -1;
+	private volatile long floor;
+
+	/**
+	 * No marks yet.
+	 * @param floor the committed position, or {@code -1} when none is known
+	 */
+	CompletionMarks(long floor) {
+		this.floor = floor;
+	}
+
+	/** The committed position, or {@code -1} when none is known. */
+	long floor() {
+		return this.floor;
+	}
 
 	boolean isMarked(long offset) {
 		return offset < this.floor || this.offsets.contains(offset);

@@ -19,8 +19,8 @@ import io.batchconsumer.core.TopicPartition;
  * Exactly-once processing for one container: wraps its {@link #listener listener},
  * {@link #source source} and {@link #deadLetterSink dead-letter sink} so that each delivery runs in
  * a {@link DeliveryTransaction} that also marks the finished messages in the completion table,
- * marked messages are never delivered again, the marks of a partition are read once when it is
- * assigned, and marks below the committed position are deleted in the background.
+ * marked messages are never delivered again, the marks of a partition at or above its committed
+ * position are read once when it is assigned, and marks below the committed position are deleted in the background.
  *
  * <pre>{@code
  * ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
@@ -136,14 +136,34 @@ public final class ExactlyOnce {
 	/** The marks of a partition, read from the table the first time. */
 	CompletionMarks marks(TopicPartition partition) {
 		CompletionMarks known = this.marks.get(partition);
-		return (known != null) ? known : reload(partition);
+		return (known != null) ? known : load(partition, -1);
 	}
 
-	/** Reads the marks of a partition from the table again (on assignment, after a conflict). */
+	/**
+	 * A partition was assigned: reads its marks at or above its committed position (the only ones
+	 * that can matter), and lets the cleaner delete those below it after the retention.
+	 * @param partition the partition
+	 * @param committed its committed position, or {@code null} when the source does not know it
+	 */
+	void assigned(TopicPartition partition, Long committed) {
+		long floor = (committed != null) ? committed : -1;
+		load(partition, floor);
+		if (committed != null) {
+			this.cleaner.committed(partition, committed);
+		}
+	}
+
+	/** Reads the marks of a partition from the table again after a conflict, keeping what is known. */
 	CompletionMarks reload(TopicPartition partition) {
-		CompletionMarks fresh = new CompletionMarks();
+		CompletionMarks known = this.marks.get(partition);
+		return load(partition, (known != null) ? known.floor() : -1);
+	}
+
+	/** Reads the marks at or above the floor; the marks held so far are kept. */
+	private CompletionMarks load(TopicPartition partition, long floor) {
+		CompletionMarks fresh = new CompletionMarks(floor);
 		try (Connection connection = this.dataSource.getConnection()) {
-			fresh.addAll(this.table.load(connection, this.group, partition, 0));
+			fresh.addAll(this.table.load(connection, this.group, partition, Math.max(floor, 0)));
 		}
 		catch (SQLException ex) {
 			throw new SourceUnavailableException("Reading the completion marks of " + partition + " failed: "

@@ -205,6 +205,19 @@ final class JdbcMessageSource implements MessageSource {
 		}
 	}
 
+	/** The positions claimed with the queues (read in the claim's transaction). */
+	@Override
+	public Map<TopicPartition, Long> committed(Collection<TopicPartition> partitions) {
+		Map<TopicPartition, Long> positions = new HashMap<>();
+		for (TopicPartition partition : partitions) {
+			OwnedQueue queue = this.owned.get(partition);
+			if (queue != null) {
+				positions.put(partition, queue.claimed);
+			}
+		}
+		return positions;
+	}
+
 	@Override
 	public Map<TopicPartition, Long> endOffsets() {
 		long now = System.nanoTime();

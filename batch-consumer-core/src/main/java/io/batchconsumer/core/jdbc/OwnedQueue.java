@@ -3,7 +3,7 @@ package io.batchconsumer.core.jdbc;
 import io.batchconsumer.core.TopicPartition;
 
 /**
- * A queue a source currently owns: where it reads next, the offset version it claimed, whether
+ * A queue a source currently owns: where it reads next, the position and offset version it claimed, whether
  * it is paused, and until when its lease is safely ours.
  *
  * <p>Threading: owned by the source's owner thread.
@@ -13,6 +13,9 @@ final class OwnedQueue {
 	final TopicPartition queue;
 
 	final long version;
+
+	/** The committed position read when the queue was claimed. */
+	final long claimed;
 
 	/** The next offset to read. */
 	long position;
@@ -25,6 +28,7 @@ final class OwnedQueue {
 	OwnedQueue(TopicPartition queue, long position, long version, long validUntil) {
 		this.queue = queue;
 		this.position = position;
+		this.claimed = position;
 		this.version = version;
 		this.validUntil = validUntil;
 	}

@@ -3,6 +3,8 @@ package io.batchconsumer.core.kafka;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -241,6 +243,27 @@ public final class KafkaMessageSource implements MessageSource {
 			return new IllegalStateException("Commit of " + offsets + " was rejected by the group: " + ex, ex);
 		}
 		return (ex instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex);
+	}
+
+	/**
+	 * Asks the group coordinator once for all of them; when it does not answer, knows none (the
+	 * caller then reads more marks than needed, never too few).
+	 */
+	@Override
+	public Map<TopicPartition, Long> committed(Collection<TopicPartition> partitions) {
+		Map<TopicPartition, Long> positions = new HashMap<>();
+		try {
+			this.consumer.committed(new HashSet<>(KafkaRecords.kafka(partitions)), COMMIT_TIMEOUT)
+				.forEach((partition, offset) -> {
+					if (offset != null) {
+						positions.put(new TopicPartition(partition.topic(), partition.partition()), offset.offset());
+					}
+				});
+		}
+		catch (KafkaException ex) {
+			return Map.of();
+		}
+		return positions;
 	}
 
 	@Override

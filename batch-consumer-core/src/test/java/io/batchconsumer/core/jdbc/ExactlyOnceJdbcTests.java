@@ -126,6 +126,45 @@ class ExactlyOnceJdbcTests {
 	}
 
 	/**
+	 * A second life of the group finds the 100 marks of the first one, all below the committed
+	 * position (kept by the first life's retention of 5 minutes): none of them is loaded on assignment (the pending count is 0 before anything new arrives), they are
+	 * deleted in the background after the retention although nothing new was committed yet, and
+	 * the messages that come next are each processed once.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void marksBelowTheCommittedPositionAreNotLoadedOnAssignmentAndAreDeleted(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		String completed = settings.tablePrefix() + "completed";
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			createRows(dataSource, settings);
+			send(transport, 0, 100);
+			BatchContainer first = container(transport, dataSource, settings, "first", rowWriter(settings, (m) -> null));
+			first.start();
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 100);
+			assertThat(first.stop()).isTrue();
+			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + completed)).isEqualTo(100);
+			ContainerOptions options = options("second");
+			ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
+					new CompletionTable(settings.tablePrefix()), Duration.ofMillis(300));
+			BatchContainer second = new BatchContainer(options, exactlyOnce.source(transport.createSource(options)),
+					exactlyOnce.listener(rowWriter(settings, (m) -> null)),
+					exactlyOnce.deadLetterSink(transport.deadLetterSink(options)));
+			second.start();
+			await().atMost(Duration.ofSeconds(30)).until(() -> second.stats().partitions().size() == 1);
+			assertThat(exactlyOnce.pending()).as("marks loaded below the committed position").isZero();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + completed) == 0);
+			send(transport, 100, 150);
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 150);
+			assertThat(second.stop()).isTrue();
+			assertThat(distinctRows(dataSource, settings)).isEqualTo(150);
+			assertThat(rows(dataSource, settings)).isEqualTo(150);
+		}
+	}
+
+	/**
 	 * Rebalance churn on PostgreSQL: three instances of one group join and leave (one stops
 	 * gracefully, one aborts like a crash, one comes back) while messages arrive; every message ends
 	 * with exactly one row.

@@ -1,5 +1,6 @@
 package io.batchconsumer.benchmarks.jdbc;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -7,10 +8,13 @@ import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
@@ -18,6 +22,9 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import io.batchconsumer.benchmarks.BenchmarkRunner;
+import io.batchconsumer.benchmarks.RunResult;
+import io.batchconsumer.benchmarks.RunnerOptions;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
@@ -33,24 +40,58 @@ import io.batchconsumer.core.jdbc.JdbcTransport;
 import io.batchconsumer.core.jdbc.SchemaInitialization;
 
 /**
- * Exactly-once against at-least-once on the JDBC transport (H2 file and embedded PostgreSQL) with
- * the same listener: it inserts one row per message, in one transaction per slice. At-least-once
- * runs that transaction alone; exactly-once adds the completion marks to it. Each round consumes
- * the same number of pre-filled messages from fresh tables; the modes take turns; the ratio is
- * exactly-once throughput over at-least-once throughput, summed over the rounds.
+ * Scenario {@value #SCENARIO} of the {@link BenchmarkRunner}: exactly-once against at-least-once on
+ * the JDBC transport (H2 file and embedded PostgreSQL) with the same listener: it inserts one row
+ * per message, in one transaction per slice. At-least-once runs that transaction alone;
+ * exactly-once adds the completion marks to it. Each round consumes the same number of pre-filled
+ * messages from fresh tables; the modes take turns within a round, H2 first, then PostgreSQL; the
+ * ratio is exactly-once throughput over at-least-once throughput ({@code Ratios}).
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench
- * [messages] [rounds]}.
+ * <p>Alone: {@code java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench
+ * [messages] [rounds]} prints one line per database.
  *
  * <p>Threading: the main thread only, but the listener on the container's workers.
  */
-public final class ExactlyOnceBench {
+public final class ExactlyOnceBench implements AutoCloseable {
+
+	/** The scenario number in the runner's table. */
+	public static final int SCENARIO = 11;
+
+	/** The contenders, per database: {@code at-least-once (H2)}, {@code exactly-once (H2)}, .... */
+	public static final List<String> MODES = List.of("at-least-once", "exactly-once");
 
 	private static final int SEND_BATCH = 500;
 
+	private final Consumer<RunResult> progress;
+
+	private final Path h2Dir;
+
+	private final EmbeddedPostgres postgres;
+
+	private final Map<String, HikariDataSource> databases = new LinkedHashMap<>();
+
 	private int tables;
 
-	private ExactlyOnceBench() {
+	/**
+	 * Starts the databases.
+	 * @param progress told of every measured run
+	 * @throws IOException when PostgreSQL or the H2 directory cannot be set up
+	 */
+	public ExactlyOnceBench(Consumer<RunResult> progress) throws IOException {
+		this.progress = progress;
+		this.h2Dir = Files.createTempDirectory("bench-eo-h2");
+		this.postgres = EmbeddedPostgres.builder().start();
+		this.databases.put("H2", pool("jdbc:h2:file:" + this.h2Dir.resolve("bench").toAbsolutePath()));
+		this.databases.put("PostgreSQL", pool(this.postgres.getJdbcUrl("postgres", "postgres")));
+	}
+
+	/**
+	 * The messages per round: 20,000 times the scale, 1,000 in quick mode.
+	 * @param options the runner's options
+	 * @return the count
+	 */
+	public static int records(RunnerOptions options) {
+		return (int) Math.max(100, Math.round((options.quick() ? 1_000 : 20_000) * options.scale()));
 	}
 
 	/**
@@ -61,30 +102,55 @@ public final class ExactlyOnceBench {
 	public static void main(String[] args) throws Exception {
 		int messages = (args.length > 0) ? Integer.parseInt(args[0]) : 20_000;
 		int rounds = (args.length > 1) ? Integer.parseInt(args[1]) : 2;
-		ExactlyOnceBench bench = new ExactlyOnceBench();
-		Path h2Dir = Files.createTempDirectory("bench-eo-h2");
-		try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-				HikariDataSource h2 = pool("jdbc:h2:file:" + h2Dir.resolve("bench").toAbsolutePath());
-				HikariDataSource pg = pool(postgres.getJdbcUrl("postgres", "postgres"))) {
-			bench.compare("H2 file", h2, messages, rounds);
-			bench.compare("PostgreSQL", pg, messages, rounds);
+		try (ExactlyOnceBench bench = new ExactlyOnceBench((result) -> { })) {
+			List<RunResult> results = bench.run(messages, rounds, true);
+			for (String database : bench.databases.keySet()) {
+				double alo = mean(results, MODES.get(0) + " (" + database + ")");
+				double eo = mean(results, MODES.get(1) + " (" + database + ")");
+				System.out.printf(Locale.ROOT, "%s: at-least-once %.0f msg/s, exactly-once %.0f msg/s, ratio %.2f%n",
+						database, alo, eo, eo / alo);
+			}
 		}
 		System.exit(0);
 	}
 
-	private void compare(String database, DataSource dataSource, int messages, int rounds) throws Exception {
-		run(dataSource, Math.min(messages, 5_000), false);
-		run(dataSource, Math.min(messages, 5_000), true);
-		double atLeastOnce = 0;
-		double exactlyOnce = 0;
-		for (int round = 0; round < rounds; round++) {
-			atLeastOnce += run(dataSource, messages, false);
-			exactlyOnce += run(dataSource, messages, true);
+	/**
+	 * Runs every round on every database, the modes taking turns.
+	 * @param messages messages per round
+	 * @param rounds measured rounds
+	 * @param warmUp whether a smaller unmeasured round of each mode goes first on each database
+	 * @return one row per mode, database and round
+	 * @throws Exception when a database fails
+	 */
+	public List<RunResult> run(int messages, int rounds, boolean warmUp) throws Exception {
+		List<RunResult> results = new ArrayList<>();
+		for (Map.Entry<String, HikariDataSource> database : this.databases.entrySet()) {
+			if (warmUp) {
+				run(database.getValue(), Math.min(messages, 5_000), false);
+				run(database.getValue(), Math.min(messages, 5_000), true);
+			}
+			for (int round = 1; round <= rounds; round++) {
+				for (String mode : MODES) {
+					double seconds = run(database.getValue(), messages, mode.equals(MODES.get(1)));
+					RunResult result = new RunResult(SCENARIO, mode + " (" + database.getKey() + ")", round, messages,
+							messages, 0, messages / seconds, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1, "");
+					this.progress.accept(result);
+					results.add(result);
+				}
+			}
 		}
-		double alo = messages * rounds / atLeastOnce;
-		double eo = messages * rounds / exactlyOnce;
-		System.out.printf(Locale.ROOT, "%s: at-least-once %.0f msg/s, exactly-once %.0f msg/s, ratio %.2f%n", database,
-				alo, eo, eo / alo);
+		return results;
+	}
+
+	private static double mean(List<RunResult> results, String contender) {
+		return results.stream().filter((r) -> r.contender().equals(contender)).mapToDouble(RunResult::throughput)
+			.average().orElse(Double.NaN);
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.databases.values().forEach(HikariDataSource::close);
+		this.postgres.close();
 	}
 
 	/** Consumes {@code messages} pre-filled messages from fresh tables; returns the seconds it took. */

@@ -8,7 +8,8 @@ import io.batchconsumer.benchmarks.RunResult;
 
 /**
  * The ratios the README quotes, from the median rows: ours against the plain consumer (1), the
- * ideal and Parallel Consumer (2), the barrier (3) and plain JDBC (4).
+ * ideal and Parallel Consumer (2), the barrier (3), plain JDBC (4) and exactly-once against
+ * at-least-once (10).
  */
 public final class Ratios {
 
@@ -53,6 +54,9 @@ public final class Ratios {
 		for (String database : List.of("H2", "PostgreSQL")) {
 			ratio(lines, rows, 4, "batch-consumer sendBatch (" + database + ")", "plain JDBC insert (" + database + ")");
 			ratio(lines, rows, 4, "batch-consumer consume (" + database + ")", "plain JDBC select (" + database + ")");
+		}
+		for (String database : List.of("H2", "PostgreSQL")) {
+			ratio(lines, rows, 10, "exactly-once (" + database + ")", "at-least-once (" + database + ")");
 		}
 		return lines;
 	}

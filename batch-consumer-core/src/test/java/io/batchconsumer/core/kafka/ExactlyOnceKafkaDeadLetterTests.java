@@ -1,0 +1,242 @@
+package io.batchconsumer.core.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.exactlyonce.CompletionTable;
+import io.batchconsumer.core.exactlyonce.ExactlyOnce;
+import io.batchconsumer.core.exactlyonce.JdbcDeliveryTransaction;
+import io.batchconsumer.testsupport.SharedKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Dead letters in exactly-once mode on the Kafka transport (in-process broker, marks and the
+ * listener's rows in an H2 file database): the dead-letter topic is outside the database
+ * transaction, so the message is marked only after the dead letter was acknowledged.
+ */
+class ExactlyOnceKafkaDeadLetterTests {
+
+	private static final String POISON = "m-13";
+
+	private static SharedKafka broker;
+
+	private static KafkaTransport transport;
+
+	@TempDir
+	Path dir;
+
+	@BeforeAll
+	static void startBroker() throws Exception {
+		broker = SharedKafka.instance();
+		transport = new KafkaTransport(broker.clientProperties());
+		broker.createTopic("eo-dlq", 1);
+		broker.createTopic("eo-dlq-twice", 1);
+	}
+
+	@AfterAll
+	static void closeTransport() {
+		transport.close();
+	}
+
+	/**
+	 * The listener inserts a row per message and throws for {@value #POISON} after its row; after
+	 * its second attempt it is dead-lettered. The first dead-letter write fails unacknowledged: no
+	 * mark. The second is acknowledged before the mark exists; then the mark is written. The
+	 * failing deliveries' rows are rolled back. A second container of the group, started after the
+	 * group's offsets were set back to 0 (as after a stop between marking and committing), delivers
+	 * none of the marked messages and writes no second dead letter.
+	 */
+	@Test
+	void theDeadLetterIsWrittenOnceAndMarkedAfterItsAcknowledgementAndARestartDoesNotRepeatIt() throws Exception {
+		try (HikariDataSource dataSource = h2("once")) {
+			send("eo-dlq", 0, 20);
+			Queue<String> delivered = new ConcurrentLinkedQueue<>();
+			AtomicInteger calls = new AtomicInteger();
+			List<Boolean> markedAtEntry = new ArrayList<>();
+			List<Boolean> markedAtAck = new ArrayList<>();
+			DeadLetterSink kafka = transport.deadLetterSink(options("eo-dlq", "first"));
+			DeadLetterSink observing = (deadLetter) -> {
+				long offset = deadLetter.message().offset();
+				markedAtEntry.add(marked(dataSource, "eo-dlq", offset));
+				if (calls.incrementAndGet() == 1) {
+					throw new IllegalStateException("not acknowledged");
+				}
+				kafka.send(deadLetter);
+				markedAtAck.add(marked(dataSource, "eo-dlq", offset));
+			};
+			BatchContainer first = container(dataSource, "eo-dlq", "first", delivered, observing);
+			first.start();
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource) == 19 && marks(dataSource) == 20);
+			assertThat(first.stop()).isTrue();
+			assertThat(rows(dataSource)).isEqualTo(19);
+			assertThat(count(dataSource, "SELECT COUNT(*) FROM rows WHERE payload = '" + POISON + "'")).isZero();
+			assertThat(delivered.stream().filter(POISON::equals)).hasSize(2);
+			assertThat(markedAtEntry).as("marked before each dead-letter write").containsExactly(false, false);
+			assertThat(markedAtAck).as("marked when the dead letter was acknowledged").containsExactly(false);
+			assertThat(deadLetters("eo-dlq")).containsExactly(POISON);
+
+			rewind("group-eo-dlq", "eo-dlq");
+			delivered.clear();
+			BatchContainer second = container(dataSource, "eo-dlq", "second", delivered,
+					transport.deadLetterSink(options("eo-dlq", "second")));
+			second.start();
+			send("eo-dlq", 20, 21);
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource) == 20);
+			assertThat(second.stop()).isTrue();
+			assertThat(delivered).as("delivered after the restart").containsExactly("m-20");
+			assertThat(deadLetters("eo-dlq")).containsExactly(POISON);
+		}
+	}
+
+	/**
+	 * The documented limit: when the process stops after the dead letter was acknowledged but
+	 * before its mark (here the step between fails once), the message is dead-lettered again.
+	 */
+	@Test
+	void aStopBetweenTheAcknowledgedDeadLetterAndItsMarkWritesTheDeadLetterTwice() throws Exception {
+		try (HikariDataSource dataSource = h2("twice")) {
+			send("eo-dlq-twice", 0, 20);
+			AtomicInteger calls = new AtomicInteger();
+			DeadLetterSink kafka = transport.deadLetterSink(options("eo-dlq-twice", "twice"));
+			DeadLetterSink stopsBeforeTheMark = (deadLetter) -> {
+				kafka.send(deadLetter);
+				if (calls.incrementAndGet() == 1) {
+					throw new IllegalStateException("stopped between the dead letter and its mark");
+				}
+			};
+			BatchContainer container = container(dataSource, "eo-dlq-twice", "twice", new ConcurrentLinkedQueue<>(),
+					stopsBeforeTheMark);
+			container.start();
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource) == 19 && marks(dataSource) == 20);
+			assertThat(container.stop()).isTrue();
+			assertThat(deadLetters("eo-dlq-twice")).containsExactly(POISON, POISON);
+		}
+	}
+
+	private BatchContainer container(DataSource dataSource, String topic, String id, Queue<String> delivered,
+			DeadLetterSink sink) {
+		ContainerOptions options = options(topic, id);
+		ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
+				new CompletionTable("bc_"));
+		return new BatchContainer(options, exactlyOnce.source(transport.createSource(options)),
+				exactlyOnce.listener(rowWriter(delivered)), exactlyOnce.deadLetterSink(sink));
+	}
+
+	private static ContainerOptions options(String topic, String id) {
+		return KafkaTransportTests.options(id, topic).consumerBatchSize(1).threadSize(2).retryMaxAttempts(2).build();
+	}
+
+	/** Inserts one row per message in the delivery's transaction; throws for the poison after its row. */
+	private static SliceListener rowWriter(Queue<String> delivered) {
+		return (slice) -> {
+			Connection connection = JdbcDeliveryTransaction.currentConnection();
+			try (PreparedStatement insert = connection.prepareStatement("INSERT INTO rows (payload) VALUES (?)")) {
+				for (Message<byte[]> message : slice) {
+					String payload = new String(message.payload(), StandardCharsets.UTF_8);
+					delivered.add(payload);
+					insert.setString(1, payload);
+					insert.executeUpdate();
+					if (payload.equals(POISON)) {
+						throw new IllegalArgumentException("poison");
+					}
+				}
+			}
+			return null;
+		};
+	}
+
+	private HikariDataSource h2(String name) throws SQLException {
+		HikariDataSource dataSource = new HikariDataSource();
+		dataSource.setJdbcUrl("jdbc:h2:file:" + this.dir.resolve(name).toAbsolutePath() + ";WRITE_DELAY=0");
+		dataSource.setMaximumPoolSize(6);
+		new CompletionTable("bc_").create(dataSource);
+		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+			statement.execute("CREATE TABLE rows (payload VARCHAR(100) NOT NULL)");
+		}
+		return dataSource;
+	}
+
+	private static void send(String topic, int from, int to) {
+		List<OutgoingMessage> batch = new ArrayList<>();
+		for (int i = from; i < to; i++) {
+			batch.add(new OutgoingMessage("k-" + i, Map.of(), "m-" + i));
+		}
+		transport.producer().sendBatchOrThrow(topic, batch);
+	}
+
+	/** The payloads on the dead-letter topic: waits a little for a second one, so that one more shows. */
+	private static List<String> deadLetters(String topic) {
+		return broker.readAll(DeadLetterTopics.of(topic), 3, Duration.ofSeconds(2)).stream()
+			.map((record) -> new String(record.value(), StandardCharsets.UTF_8))
+			.toList();
+	}
+
+	/** Sets the group's committed position back to 0, as if it had stopped before committing. */
+	private static void rewind(String group, String topic) throws Exception {
+		try (Admin admin = Admin.create(broker.clientProperties())) {
+			await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+				admin.alterConsumerGroupOffsets(group,
+						Map.of(new org.apache.kafka.common.TopicPartition(topic, 0), new OffsetAndMetadata(0)))
+					.all().get(10, TimeUnit.SECONDS);
+				return true;
+			});
+		}
+		assertThat(broker.committed(group, topic)).containsEntry(0, 0L);
+	}
+
+	private static boolean marked(DataSource dataSource, String topic, long offset) {
+		return count(dataSource, "SELECT COUNT(*) FROM bc_completed WHERE topic = '" + topic + "' AND msg_offset = "
+				+ offset) == 1;
+	}
+
+	private static int rows(DataSource dataSource) {
+		return count(dataSource, "SELECT COUNT(*) FROM rows");
+	}
+
+	private static int marks(DataSource dataSource) {
+		return count(dataSource, "SELECT COUNT(*) FROM bc_completed");
+	}
+
+	private static int count(DataSource dataSource, String sql) {
+		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery(sql)) {
+			rs.next();
+			return rs.getInt(1);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
