@@ -16,9 +16,9 @@ import io.batchconsumer.core.MessageSource;
 /**
  * The owner thread's loop: the only code that touches the {@link MessageSource}, the ledgers and
  * the buffers. Each turn handles the mailbox (completions and commands), commits what is due,
- * applies flow control, hands out thread batches, polls and hands out again. A revoke and the stop
- * end their partitions through {@link FinalDrain}. An interrupt of the owner thread asks for a
- * graceful stop (drain, final commit); workers are never interrupted.
+ * applies flow control, hands out thread batches, polls (when {@link PollPacing} lets it) and hands
+ * out again. A revoke and the stop end their partitions through {@link FinalDrain}. An interrupt of
+ * the owner thread asks for a graceful stop (drain, final commit); workers are never interrupted.
  *
  * <p>The rebalance callbacks and the operator's commands are {@link OwnerCommands}; every commit goes
  * through the {@link CommitScheduler}; the time comes from the injected {@link Ticker}.
@@ -69,9 +69,9 @@ final class PollLoop implements Runnable {
 	/** Set by {@link #requestStop(boolean)} for a crash-like stop: no drain, no commit. */
 	private volatile boolean aborted;
 
-	private boolean subscribed;
+	private final PollPacing pacing;
 
-	private long nextPollNanos;
+	private boolean subscribed;
 
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
 			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate) {
@@ -85,6 +85,7 @@ final class PollLoop implements Runnable {
 		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post, selector,
 				dueGate);
 		this.flow = new FlowController(options, status.counters());
+		this.pacing = new PollPacing(options);
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, ticker.nanoTime());
 		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted,
 				ticker);
@@ -132,6 +133,7 @@ final class PollLoop implements Runnable {
 	void retune(ContainerOptions tuned) {
 		this.dispatcher.retune(tuned);
 		this.flow.retune(tuned);
+		this.pacing.retune(tuned);
 		this.status.threadSize(tuned.threadSize());
 	}
 
@@ -182,8 +184,9 @@ final class PollLoop implements Runnable {
 	private void pollOnce() {
 		long now = this.ticker.nanoTime();
 		long wait = Math.min(this.options.pollTimeout().toNanos(), nanosUntilSomethingIsDue(now));
-		if (now < this.nextPollNanos) {
-			waitForMailbox(Math.min(wait, this.nextPollNanos - now));
+		long hold = this.pacing.holdNanos(this.partitions.all(), this.dispatcher.busy(), now);
+		if (hold > 0) {
+			waitForMailbox(Math.min(wait, hold));
 			return;
 		}
 		List<Message<byte[]>> messages;
@@ -199,9 +202,7 @@ final class PollLoop implements Runnable {
 		}
 		this.status.sourceError(null);
 		this.partitions.buffer(messages);
-		if (!messages.isEmpty() && !this.options.pullInterval().isZero()) {
-			this.nextPollNanos = now + this.options.pullInterval().toNanos();
-		}
+		this.pacing.polled(now, !messages.isEmpty());
 	}
 
 	/**
