@@ -114,7 +114,7 @@ final class PollLoop implements Runnable {
 			this.workers.shutdown();
 			warnOfOutlivingListeners();
 			closeSource();
-			this.status.publish(this.partitions.all(), this.dispatcher.busy(), this.source, this.commands.isPaused());
+			this.status.publish(this.partitions.all(), this.dispatcher.busyThreads(), this.source, this.commands.isPaused());
 			if (this.mailbox.wasInterrupted()) {
 				Thread.currentThread().interrupt();
 			}
@@ -168,7 +168,7 @@ final class PollLoop implements Runnable {
 			dispatch();
 			pollOnce();
 			dispatch();
-			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busy(), this.source,
+			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busyThreads(), this.source,
 					this.commands.isPaused());
 		}
 		catch (RuntimeException ex) {
