@@ -88,7 +88,7 @@ final class PollLoop implements Runnable {
 		this.pacing = new PollPacing(options);
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, ticker.nanoTime());
 		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted,
-				ticker);
+				ticker, this.dispatcher::withdrawQueued);
 		this.commands = new OwnerCommands(options, source, status, this.partitions, this.commits, this.drain);
 	}
 
@@ -192,10 +192,7 @@ final class PollLoop implements Runnable {
 		List<Message<byte[]>> messages;
 		this.inPoll = true;
 		try {
-			if (!this.mailbox.isEmpty()) {
-				wait = 0;
-			}
-			messages = this.source.poll(Duration.ofNanos(wait));
+			messages = this.source.poll(Duration.ofNanos(this.mailbox.isEmpty() ? wait : 0));
 		}
 		finally {
 			this.inPoll = false;
@@ -267,6 +264,7 @@ final class PollLoop implements Runnable {
 	private void shutdown() {
 		this.status.state(ContainerState.STOPPING);
 		List<PartitionState> states = this.partitions.all();
+		this.dispatcher.withdrawQueued(states); // before the log counts the slices in flight
 		StopLog stopLog = StopLog.drainStarted(this.options.id(), states, this.options.shutdownTimeout().toMillis(),
 				this.ticker);
 		this.drain.drain(states);

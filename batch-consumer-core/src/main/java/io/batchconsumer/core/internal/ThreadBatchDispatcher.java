@@ -2,11 +2,13 @@ package io.batchconsumer.core.internal;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Consumer;
 
 import io.batchconsumer.core.BatchStats;
@@ -71,14 +73,6 @@ final class ThreadBatchDispatcher {
 	private int turn;
 
 	private final KeylessWarning keyless;
-
-	/** A dispatcher that delivers every message at once (no tags, no filter, no delay). */
-	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
-			Consumer<Completion> mailbox) {
-		this(options, partitions, runner, workers, mailbox,
-				new MessageSelector(options.id(), io.batchconsumer.core.TagExpression.parse("*"), null, new Counters()),
-				new DueGate(java.time.Duration.ZERO, java.time.Clock.systemUTC()));
-	}
 
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
 			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate) {
@@ -166,6 +160,29 @@ final class ThreadBatchDispatcher {
 		}
 	}
 
+	/**
+	 * Takes back the slices of these partitions still waiting in the pool's queue (not started), as
+	 * a drain begins: they go back to the ready queue holding their keys, so a drain waits only for
+	 * slices that started, and the ledger keeps them open (a revoked partition's next owner reads them).
+	 * @param states the partitions
+	 */
+	void withdrawQueued(Collection<PartitionState> states) {
+		if (!(this.workers instanceof ThreadPoolExecutor pool)) {
+			return;
+		}
+		for (Iterator<Map.Entry<Slice, SliceTask>> it = this.onWorker.entrySet().iterator(); it.hasNext();) {
+			Map.Entry<Slice, SliceTask> entry = it.next();
+			Slice slice = entry.getKey();
+			if (states.contains(slice.partition) && pool.remove(entry.getValue())) {
+				it.remove();
+				this.busy--;
+				slice.partition.sliceEnded();
+				slice.state = BatchStats.SliceState.WAITING_FOR_WORKER;
+				this.ready.addFirst(slice);
+			}
+		}
+	}
+
 	private void submit(Slice slice) {
 		slice.state = BatchStats.SliceState.IN_FLIGHT;
 		this.busy++;
@@ -217,21 +234,9 @@ final class ThreadBatchDispatcher {
 		return this.options.ordering() != Ordering.PARTITION || partition.openBatches() == 0;
 	}
 
-	/**
-	 * How long until the head of a partition waiting for its delay falls due, for the poll loop's
-	 * wait; {@code Long.MAX_VALUE} when none waits.
-	 * @return nanoseconds
-	 */
+	/** How long until the first waiting head falls due (see {@link DueGate#nanosUntilHeadDue}). */
 	long nanosUntilHeadDue() {
-		long millis = Long.MAX_VALUE;
-		for (PartitionState partition : this.partitions.all()) {
-			// A head that is due already waits for a worker, whose completion wakes the loop.
-			long until = partition.isDispatchable() ? this.dueGate.millisUntilDue(partition.head()) : 0;
-			if (until > 0) {
-				millis = Math.min(millis, until);
-			}
-		}
-		return (millis == Long.MAX_VALUE) ? millis : TimeUnit.MILLISECONDS.toNanos(millis);
+		return this.dueGate.nanosUntilHeadDue(this.partitions.all());
 	}
 
 	/**
