@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.batchconsumer.benchmarks.RunResult;
+import io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench;
 
 /**
  * The ratios the README quotes, from the median rows: ours against the plain consumer (1), the
@@ -56,7 +57,7 @@ public final class Ratios {
 			ratio(lines, rows, 4, "batch-consumer consume (" + database + ")", "plain JDBC select (" + database + ")");
 		}
 		for (String database : List.of("H2", "PostgreSQL")) {
-			ratio(lines, rows, 10, "exactly-once (" + database + ")", "at-least-once (" + database + ")");
+			ratio(lines, rows, ExactlyOnceBench.SCENARIO, "exactly-once (" + database + ")", "at-least-once (" + database + ")");
 		}
 		return lines;
 	}
