@@ -75,6 +75,13 @@ class CrashLoopTests {
 	 */
 	static final int WINDOW_BOUND = QUEUES * (MAX_SPAN + PULL_BATCH) + 2 * THREADS * CONSUMER_BATCH;
 
+	/**
+	 * The lease of the crash loops' consumers: a next life waits at most this long for the killed
+	 * one's queues, and a live one loses them only when its owner thread stalls for two thirds of it
+	 * (which would deliver work again that no kill accounts for, failing the exact count below).
+	 */
+	static final String LEASE = "3s";
+
 	@TempDir
 	Path directory;
 
@@ -266,8 +273,18 @@ class CrashLoopTests {
 			return last ? this.sharedUrl : this.url;
 		}
 
+		/**
+		 * The consumer's properties. A killed life's leases stay in the table until they expire (a new
+		 * process gets a new lease owner id, so that two processes sharing an instance id never share a
+		 * queue): with the default of 30 s every next life would wait that long before its first
+		 * message, so the leases here last {@link #LEASE}.
+		 * @param life the life
+		 * @param last whether it is the last life
+		 * @return {@code name=value} pairs
+		 */
 		List<String> consumerProperties(int life, boolean last) {
 			return List.of("spring.datasource.url=" + consumerUrl(last), "spring.datasource.username=" + this.user,
+					"batch-consumer.jdbc.lease-duration=" + LEASE,
 					"spring.datasource.password=", "spring.datasource.hikari.maximum-pool-size=" + (THREADS + 2),
 					"spring.jmx.enabled=false", "crash.life=" + life, "batch-consumer.group=" + CrashLoopApplication.TOPIC,
 					"batch-consumer.jdbc.instance-id=crash-consumer", "batch-consumer.jdbc.initialize-schema=always",
