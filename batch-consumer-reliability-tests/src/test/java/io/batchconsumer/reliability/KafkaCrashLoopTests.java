@@ -119,10 +119,16 @@ class KafkaCrashLoopTests {
 			}
 			long lost;
 			long duplicates;
+			long repeatsWithinALife;
 			try (HikariDataSource pool = database.pool()) {
 				long distinct = Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed");
+				long rows = Database.count(pool, "SELECT COUNT(*) FROM processed");
 				lost = total - distinct;
-				duplicates = Database.count(pool, "SELECT COUNT(*) FROM processed") - distinct;
+				duplicates = rows - distinct;
+				// A rebalance inside one life (the new static member can still make the group rebalance)
+				// delivers that life's uncommitted work again in the same life: no kill accounts for it.
+				repeatsWithinALife = rows
+						- Database.count(pool, "SELECT COUNT(*) FROM (SELECT DISTINCT life, msg_id FROM processed) d");
 			}
 			long uncommittedAtKills = crashes.stream().mapToLong(Crash::processedUncommitted).sum();
 			System.out.printf("KafkaCrashLoopTests: %d messages, %d kills (%d during start-up), lost %d, duplicates %d"
@@ -141,8 +147,9 @@ class KafkaCrashLoopTests {
 			assertThat(crashes).as("crashes (%s)", run)
 				.allSatisfy((crash) -> assertThat(crash.processedUncommitted()).isLessThanOrEqualTo(bound(crash)))
 				.anySatisfy((crash) -> assertThat(crash.processedInLife()).isPositive());
-			assertThat(duplicates).as("duplicates are at most the messages processed but not committed at a kill (%s)", run)
-				.isLessThanOrEqualTo(uncommittedAtKills);
+			assertThat(duplicates).as("duplicates are at most the messages processed but not committed at a kill, plus "
+					+ "the repeats within a life (%d) (%s)", repeatsWithinALife, run)
+				.isLessThanOrEqualTo(uncommittedAtKills + repeatsWithinALife);
 		}
 	}
 
