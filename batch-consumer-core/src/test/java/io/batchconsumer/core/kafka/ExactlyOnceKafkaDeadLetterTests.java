@@ -21,7 +21,6 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +34,6 @@ import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.exactlyonce.CompletionTable;
 import io.batchconsumer.core.exactlyonce.ExactlyOnce;
 import io.batchconsumer.core.exactlyonce.JdbcDeliveryTransaction;
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,28 +43,17 @@ import static org.awaitility.Awaitility.await;
  * listener's rows in an H2 file database): the dead-letter topic is outside the database
  * transaction, so the message is marked only after the dead letter was acknowledged.
  */
-class ExactlyOnceKafkaDeadLetterTests {
+class ExactlyOnceKafkaDeadLetterTests extends SharedKafkaTransportTests {
 
 	private static final String POISON = "m-13";
-
-	private static SharedKafka broker;
-
-	private static KafkaTransport transport;
 
 	@TempDir
 	Path dir;
 
 	@BeforeAll
-	static void startBroker() throws Exception {
-		broker = SharedKafka.instance();
-		transport = new KafkaTransport(broker.clientProperties());
+	static void createTopics() throws Exception {
 		broker.createTopic("eo-dlq", 1);
 		broker.createTopic("eo-dlq-twice", 1);
-	}
-
-	@AfterAll
-	static void closeTransport() {
-		transport.close();
 	}
 
 	/**

@@ -8,14 +8,12 @@ import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchSendException;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -25,24 +23,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * The Kafka batch producer against an in-process broker.
  */
-class KafkaBatchProducerTests {
-
-	private static SharedKafka broker;
-
-	private static KafkaTransport transport;
+class KafkaBatchProducerTests extends SharedKafkaTransportTests {
 
 	@BeforeAll
-	static void startBroker() throws Exception {
-		broker = SharedKafka.instance();
-		transport = new KafkaTransport(broker.clientProperties());
+	static void createTopics() throws Exception {
 		for (String topic : List.of("plain", "keyed", "too-large", "one-way", "typed")) {
 			broker.createTopic(topic, 3);
 		}
-	}
-
-	@AfterAll
-	static void closeTransport() {
-		transport.close();
 	}
 
 	@Test

@@ -3,15 +3,12 @@ package io.batchconsumer.core.kafka;
 import java.time.Duration;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
 
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -22,21 +19,7 @@ import static org.awaitility.Awaitility.await;
  * idle gets its idle commit, one after the other (Kafka calls a commit back from inside a poll that
  * would otherwise go on blocking until its timeout).
  */
-class KafkaCommitFollowsWorkTests {
-
-	private static final SharedKafka broker = SharedKafka.instance();
-
-	private static KafkaTransport transport;
-
-	@BeforeAll
-	static void startTransport() {
-		transport = new KafkaTransport(broker.clientProperties());
-	}
-
-	@AfterAll
-	static void stopTransport() {
-		transport.close();
-	}
+class KafkaCommitFollowsWorkTests extends SharedKafkaTransportTests {
 
 	@Test
 	void everyIdlePartitionIsCommittedWithoutWaitingForTheIntervalOrThePollTimeout() throws Exception {

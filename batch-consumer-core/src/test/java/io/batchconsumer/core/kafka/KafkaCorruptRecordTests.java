@@ -21,15 +21,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,22 +37,7 @@ import static org.awaitility.Awaitility.await;
  * inside the broker's log segment file. The broker serves the file as it is, and the consumer
  * ({@code check.crcs=true}, the default) fails the poll with a plain {@code KafkaException}.
  */
-class KafkaCorruptRecordTests {
-
-	private static SharedKafka broker;
-
-	private static KafkaTransport transport;
-
-	@BeforeAll
-	static void startBroker() {
-		broker = SharedKafka.instance();
-		transport = new KafkaTransport(broker.clientProperties());
-	}
-
-	@AfterAll
-	static void closeTransport() {
-		transport.close();
-	}
+class KafkaCorruptRecordTests extends SharedKafkaTransportTests {
 
 	@Test
 	void aRecordThatFailsItsCrcCheckGoesToTheDeadLetterTopicAndThePartitionMovesOn() throws Exception {

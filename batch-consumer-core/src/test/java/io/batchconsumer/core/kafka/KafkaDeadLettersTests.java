@@ -8,7 +8,6 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +20,6 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.ReplayResult;
 import io.batchconsumer.core.StoredDeadLetter;
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -30,24 +28,13 @@ import static org.awaitility.Awaitility.await;
  * Dead letters of {@code <topic>.DLQ} read back, paged, and replayed to the original topic on an
  * in-process broker; the replay is marked in {@code <topic>.DLQ.replayed}.
  */
-class KafkaDeadLettersTests {
+class KafkaDeadLettersTests extends SharedKafkaTransportTests {
 
 	private static final List<String> TOPICS = List.of("refunds");
 
-	private static SharedKafka broker;
-
-	private static KafkaTransport transport;
-
 	@BeforeAll
-	static void startBroker() throws Exception {
-		broker = SharedKafka.instance();
-		transport = new KafkaTransport(broker.clientProperties());
+	static void createTopics() throws Exception {
 		broker.createTopic("refunds", 2);
-	}
-
-	@AfterAll
-	static void closeTransport() {
-		transport.close();
 	}
 
 	@Test

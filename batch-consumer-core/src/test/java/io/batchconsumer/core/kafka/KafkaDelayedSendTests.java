@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
@@ -17,7 +15,6 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendOptions;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,22 +24,7 @@ import static org.awaitility.Awaitility.await;
  * record sent with a 2 s delay is not delivered before 2 s and is delivered within 2 s + 1 s,
  * while another partition flows meanwhile.
  */
-class KafkaDelayedSendTests {
-
-	private static SharedKafka broker;
-
-	private static KafkaTransport transport;
-
-	@BeforeAll
-	static void startBroker() {
-		broker = SharedKafka.instance();
-		transport = new KafkaTransport(broker.clientProperties());
-	}
-
-	@AfterAll
-	static void stopBroker() {
-		transport.close();
-	}
+class KafkaDelayedSendTests extends SharedKafkaTransportTests {
 
 	/** The partition Kafka's default partitioner gives a key. */
 	private static int partitionOf(String key, int partitions) {

@@ -14,8 +14,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +29,6 @@ import io.batchconsumer.core.ReplayResult;
 import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.StoredDeadLetter;
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -42,22 +39,7 @@ import static org.awaitility.Awaitility.await;
  * committed to its end at once, the retries come back when due with their attempt and origin,
  * and after {@code retry.max-attempts} the record is dead-lettered.
  */
-class KafkaRetryQueueTests {
-
-	private static SharedKafka broker;
-
-	private static KafkaTransport transport;
-
-	@BeforeAll
-	static void startBroker() {
-		broker = SharedKafka.instance();
-		transport = new KafkaTransport(broker.clientProperties());
-	}
-
-	@AfterAll
-	static void stopBroker() {
-		transport.close();
-	}
+class KafkaRetryQueueTests extends SharedKafkaTransportTests {
 
 	@Test
 	void aDeadLetterAfterTheRetryQueueNamesTheOriginalTopicPartitionAndOffsetAndIsReplayedThere() throws Exception {

@@ -9,8 +9,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
@@ -22,7 +20,6 @@ import io.batchconsumer.core.MessageFilter;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,24 +29,9 @@ import static org.awaitility.Awaitility.await;
  * listener sees exactly the selected records, every partition is committed to its end offset,
  * a filtered run at the tail included, and the filtered counter counts the rest.
  */
-class KafkaTagFilterTests {
+class KafkaTagFilterTests extends SharedKafkaTransportTests {
 
 	private static final String[] TAGS = { "created", "paid", "shipped", null };
-
-	private static SharedKafka broker;
-
-	private static KafkaTransport transport;
-
-	@BeforeAll
-	static void startBroker() {
-		broker = SharedKafka.instance();
-		transport = new KafkaTransport(broker.clientProperties());
-	}
-
-	@AfterAll
-	static void stopBroker() {
-		transport.close();
-	}
 
 	@Test
 	void listenerSeesExactlyTheSelectedTagsAndEveryPartitionIsCommittedToItsEnd() throws Exception {

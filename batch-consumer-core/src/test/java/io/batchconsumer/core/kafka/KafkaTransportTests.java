@@ -15,8 +15,6 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
@@ -24,7 +22,6 @@ import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,25 +29,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * The Kafka source, dead-letter sink and engine together against an in-process broker.
  */
-class KafkaTransportTests {
+class KafkaTransportTests extends SharedKafkaTransportTests {
 
 	/** Records per partition of the volume test; {@code -Dkafka.soak.records=1000000} for a soak run. */
 	private static final int VOLUME = Integer.getInteger("kafka.soak.records", 100_000);
-
-	private static SharedKafka broker;
-
-	private static KafkaTransport transport;
-
-	@BeforeAll
-	static void startBroker() {
-		broker = SharedKafka.instance();
-		transport = new KafkaTransport(broker.clientProperties());
-	}
-
-	@AfterAll
-	static void closeTransport() {
-		transport.close();
-	}
 
 	static ContainerOptions.Builder options(String id, String topic) {
 		return ContainerOptions.builder(id)

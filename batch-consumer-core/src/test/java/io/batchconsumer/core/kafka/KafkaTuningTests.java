@@ -5,15 +5,12 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
 
-import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -25,21 +22,7 @@ import static org.awaitility.Awaitility.await;
  * {@code max.poll.records} while running, so a change of {@code pull-batch-size} is refused and
  * changes nothing, while the thread size does change and every record is still processed once.
  */
-class KafkaTuningTests {
-
-	private static final SharedKafka broker = SharedKafka.instance();
-
-	private static KafkaTransport transport;
-
-	@BeforeAll
-	static void startTransport() {
-		transport = new KafkaTransport(broker.clientProperties());
-	}
-
-	@AfterAll
-	static void stopTransport() {
-		transport.close();
-	}
+class KafkaTuningTests extends SharedKafkaTransportTests {
 
 	@Test
 	void thePullSizeIsRefusedTheThreadSizeChanges() throws Exception {

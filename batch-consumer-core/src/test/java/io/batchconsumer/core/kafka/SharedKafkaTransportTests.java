@@ -1,0 +1,32 @@
+package io.batchconsumer.core.kafka;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+import io.batchconsumer.testsupport.SharedKafka;
+
+/**
+ * The base of the Kafka transport's test classes: the test JVM's shared in-process broker and one
+ * {@link KafkaTransport} on it for the test class, closed after its last test.
+ *
+ * <p>Threading: JUnit runs the classes one after the other; the fields are written before a class's
+ * first test and read by its tests.
+ */
+abstract class SharedKafkaTransportTests {
+
+	static SharedKafka broker;
+
+	static KafkaTransport transport;
+
+	@BeforeAll
+	static void startTransport() {
+		broker = SharedKafka.instance();
+		transport = new KafkaTransport(broker.clientProperties());
+	}
+
+	@AfterAll
+	static void closeTransport() {
+		transport.close();
+	}
+
+}
