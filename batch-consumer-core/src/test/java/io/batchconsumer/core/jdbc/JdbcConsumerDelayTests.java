@@ -1,16 +1,11 @@
 package io.batchconsumer.core.jdbc;
 
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
@@ -44,7 +39,7 @@ class JdbcConsumerDelayTests {
 	@Test
 	void aPartitionWaitsForItsHeadWithoutAThreadWhileADuePartitionFlows() {
 		Duration delay = Duration.ofMinutes(10);
-		HandClock clock = new HandClock(0);
+		MutableClock clock = new MutableClock(0);
 		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.H2, this.dir, 6);
 				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
 			List<SendResult> early = transport.producer().sendBatch("reminders", keyed("a", 50));
@@ -101,41 +96,6 @@ class JdbcConsumerDelayTests {
 			messages.add(OutgoingMessage.builder().key(key).payload(key + i).build());
 		}
 		return messages;
-	}
-
-	/** A clock the test sets by hand; read by the container's owner thread. */
-	static final class HandClock extends Clock {
-
-		private final AtomicLong millis;
-
-		HandClock(long millis) {
-			this.millis = new AtomicLong(millis);
-		}
-
-		void set(long value) {
-			this.millis.set(value);
-		}
-
-		@Override
-		public long millis() {
-			return this.millis.get();
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(millis());
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			throw new UnsupportedOperationException();
-		}
-
 	}
 
 }
