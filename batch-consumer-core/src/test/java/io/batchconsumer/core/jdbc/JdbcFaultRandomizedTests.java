@@ -37,6 +37,7 @@ import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.testing.InMemoryBroker;
+import io.batchconsumer.core.testing.ObservedSource;
 import io.batchconsumer.core.testing.ProcessingGuarantee;
 import io.batchconsumer.testsupport.Fault;
 import io.batchconsumer.testsupport.FaultRule;

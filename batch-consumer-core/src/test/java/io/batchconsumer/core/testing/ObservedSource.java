@@ -1,4 +1,4 @@
-package io.batchconsumer.core.jdbc;
+package io.batchconsumer.core.testing;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -9,18 +9,16 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.TopicPartition;
-import io.batchconsumer.core.testing.InMemoryBroker;
-import io.batchconsumer.core.testing.ProcessingGuarantee;
 
 /**
- * A real JDBC source the engine drives, shown to a {@link ProcessingGuarantee}: what each poll
+ * A real source the engine drives (JDBC in the fault tests, the starter's refresh tests), shown to a {@link ProcessingGuarantee}: what each poll
  * fetched, each assignment, and each commit the engine attempts (mirrored into an
  * {@link InMemoryBroker} that holds the same messages at the same offsets, where the guarantee
  * checks that no commit passes an unfinished message).
  *
  * <p>Threading: called by the container's owner thread only, like the source it wraps.
  */
-final class ObservedSource implements MessageSource {
+public final class ObservedSource implements MessageSource {
 
 	private final MessageSource source;
 
@@ -30,7 +28,14 @@ final class ObservedSource implements MessageSource {
 
 	private final ProcessingGuarantee guarantee;
 
-	ObservedSource(MessageSource source, InMemoryBroker mirror, String group, ProcessingGuarantee guarantee) {
+	/**
+	 * Wraps a source.
+	 * @param source the real source
+	 * @param mirror holds the same messages at the same offsets; every commit attempt is mirrored into it
+	 * @param group the group whose commits are mirrored
+	 * @param guarantee told of assignments and fetches
+	 */
+	public ObservedSource(MessageSource source, InMemoryBroker mirror, String group, ProcessingGuarantee guarantee) {
 		this.source = source;
 		this.mirror = mirror;
 		this.group = group;
@@ -88,6 +93,16 @@ final class ObservedSource implements MessageSource {
 	public void commitSync(Map<TopicPartition, Long> offsets) {
 		offsets.forEach((partition, offset) -> this.mirror.commit(this.group, partition, offset));
 		this.source.commitSync(offsets);
+	}
+
+	@Override
+	public void pullBatchSize(int size) {
+		this.source.pullBatchSize(size);
+	}
+
+	@Override
+	public Map<TopicPartition, Long> committed(Collection<TopicPartition> partitions) {
+		return this.source.committed(partitions);
 	}
 
 	@Override

@@ -5,26 +5,20 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.function.BiConsumer;
 
 import javax.sql.DataSource;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetterSink;
-import io.batchconsumer.core.Message;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Ordering;
-import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.jdbc.JdbcSettings;
 import io.batchconsumer.core.jdbc.JdbcTransport;
 import io.batchconsumer.core.testing.InMemoryBroker;
+import io.batchconsumer.core.testing.ObservedSource;
 import io.batchconsumer.core.testing.ProcessingGuarantee;
 
 /**
@@ -89,7 +83,7 @@ final class GuardedTransport implements Transport {
 
 	@Override
 	public MessageSource createSource(ContainerOptions options) {
-		return new GuardedSource(this.transport.createSource(options));
+		return new ObservedSource(this.transport.createSource(options), this.mirror, GROUP, this.guarantee);
 	}
 
 	@Override
@@ -109,102 +103,6 @@ final class GuardedTransport implements Transport {
 	@Override
 	public int defaultPullBatchSize() {
 		return this.transport.defaultPullBatchSize();
-	}
-
-	/** The JDBC source, seen by the guarantee. */
-	private final class GuardedSource implements MessageSource {
-
-		private final MessageSource source;
-
-		GuardedSource(MessageSource source) {
-			this.source = source;
-		}
-
-		@Override
-		public void subscribe(Collection<String> topics, RebalanceListener listener) {
-			this.source.subscribe(topics, new RebalanceListener() {
-
-				@Override
-				public void onAssigned(Collection<TopicPartition> partitions) {
-					// A queue taken again starts from the stored position.
-					GuardedTransport.this.guarantee.allowRewind();
-					GuardedTransport.this.guarantee.assigned(partitions);
-					listener.onAssigned(partitions);
-				}
-
-				@Override
-				public void onRevoked(Collection<TopicPartition> partitions) {
-					listener.onRevoked(partitions);
-				}
-
-				@Override
-				public void onLost(Collection<TopicPartition> partitions) {
-					listener.onLost(partitions);
-				}
-
-			});
-		}
-
-		@Override
-		public List<Message<byte[]>> poll(Duration timeout) {
-			List<Message<byte[]>> messages = this.source.poll(timeout);
-			GuardedTransport.this.guarantee.fetched(messages);
-			return messages;
-		}
-
-		@Override
-		public void pause(Collection<TopicPartition> partitions) {
-			this.source.pause(partitions);
-		}
-
-		@Override
-		public void resume(Collection<TopicPartition> partitions) {
-			this.source.resume(partitions);
-		}
-
-		@Override
-		public void seek(TopicPartition partition, long offset) {
-			this.source.seek(partition, offset);
-		}
-
-		@Override
-		public void commitSync(Map<TopicPartition, Long> offsets) {
-			this.source.commitSync(offsets);
-			offsets.forEach((partition, offset) -> GuardedTransport.this.mirror.commit(GROUP, partition, offset));
-		}
-
-		@Override
-		public void commitAsync(Map<TopicPartition, Long> offsets,
-				BiConsumer<Map<TopicPartition, Long>, Throwable> callback) {
-			this.source.commitAsync(offsets, (committed, failure) -> {
-				if (failure == null) {
-					committed.forEach(
-							(partition, offset) -> GuardedTransport.this.mirror.commit(GROUP, partition, offset));
-				}
-				callback.accept(committed, failure);
-			});
-		}
-
-		@Override
-		public void pullBatchSize(int size) {
-			this.source.pullBatchSize(size);
-		}
-
-		@Override
-		public Map<TopicPartition, Long> endOffsets() {
-			return this.source.endOffsets();
-		}
-
-		@Override
-		public void wakeup() {
-			this.source.wakeup();
-		}
-
-		@Override
-		public void close() {
-			this.source.close();
-		}
-
 	}
 
 }
