@@ -1,14 +1,10 @@
 package io.batchconsumer.benchmarks.jdbc;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,9 +14,7 @@ import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import io.batchconsumer.benchmarks.BenchmarkRunner;
 import io.batchconsumer.benchmarks.RunResult;
@@ -64,13 +58,7 @@ public final class ExactlyOnceBench implements AutoCloseable {
 
 	private final Consumer<RunResult> progress;
 
-	private final Path h2Dir;
-
-	private final EmbeddedPostgres postgres;
-
-	private final Map<String, HikariDataSource> databases = new LinkedHashMap<>();
-
-	private int tables;
+	private final BenchDatabases databases;
 
 	/**
 	 * Starts the databases.
@@ -79,10 +67,7 @@ public final class ExactlyOnceBench implements AutoCloseable {
 	 */
 	public ExactlyOnceBench(Consumer<RunResult> progress) throws IOException {
 		this.progress = progress;
-		this.h2Dir = Files.createTempDirectory("bench-eo-h2");
-		this.postgres = EmbeddedPostgres.builder().start();
-		this.databases.put("H2", pool("jdbc:h2:file:" + this.h2Dir.resolve("bench").toAbsolutePath()));
-		this.databases.put("PostgreSQL", pool(this.postgres.getJdbcUrl("postgres", "postgres")));
+		this.databases = new BenchDatabases("eo", 8);
 	}
 
 	/**
@@ -104,7 +89,7 @@ public final class ExactlyOnceBench implements AutoCloseable {
 		int rounds = (args.length > 1) ? Integer.parseInt(args[1]) : 2;
 		try (ExactlyOnceBench bench = new ExactlyOnceBench((result) -> { })) {
 			List<RunResult> results = bench.run(messages, rounds, true);
-			for (String database : bench.databases.keySet()) {
+			for (String database : bench.databases.byName().keySet()) {
 				double alo = mean(results, MODES.get(0) + " (" + database + ")");
 				double eo = mean(results, MODES.get(1) + " (" + database + ")");
 				System.out.printf(Locale.ROOT, "%s: at-least-once %.0f msg/s, exactly-once %.0f msg/s, ratio %.2f%n",
@@ -124,7 +109,7 @@ public final class ExactlyOnceBench implements AutoCloseable {
 	 */
 	public List<RunResult> run(int messages, int rounds, boolean warmUp) throws Exception {
 		List<RunResult> results = new ArrayList<>();
-		for (Map.Entry<String, HikariDataSource> database : this.databases.entrySet()) {
+		for (Map.Entry<String, HikariDataSource> database : this.databases.byName().entrySet()) {
 			if (warmUp) {
 				run(database.getValue(), Math.min(messages, 5_000), false);
 				run(database.getValue(), Math.min(messages, 5_000), true);
@@ -149,13 +134,12 @@ public final class ExactlyOnceBench implements AutoCloseable {
 
 	@Override
 	public void close() throws IOException {
-		this.databases.values().forEach(HikariDataSource::close);
-		this.postgres.close();
+		this.databases.close();
 	}
 
 	/** Consumes {@code messages} pre-filled messages from fresh tables; returns the seconds it took. */
 	private double run(DataSource dataSource, int messages, boolean exactlyOnce) throws Exception {
-		String prefix = "eo" + (++this.tables) + "_";
+		String prefix = "eo" + this.databases.nextTable() + "_";
 		JdbcSettings settings = JdbcSettings.defaults().withTablePrefix(prefix)
 			.withInitializeSchema(SchemaInitialization.ALWAYS).withQueuesPerTopic(4).withInstanceId("bench");
 		try (JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
@@ -217,14 +201,6 @@ public final class ExactlyOnceBench implements AutoCloseable {
 			}
 			transport.producer().sendBatch("bench", batch);
 		}
-	}
-
-	private static HikariDataSource pool(String url) {
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(url);
-		config.setMaximumPoolSize(8);
-		config.setConnectionTimeout(Duration.ofSeconds(30).toMillis());
-		return new HikariDataSource(config);
 	}
 
 }

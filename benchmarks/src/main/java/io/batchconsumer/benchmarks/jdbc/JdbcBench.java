@@ -1,16 +1,12 @@
 package io.batchconsumer.benchmarks.jdbc;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.HdrHistogram.Histogram;
 
 import io.batchconsumer.benchmarks.HeapSampler;
@@ -49,15 +45,7 @@ public final class JdbcBench implements AutoCloseable {
 
 	private final Consumer<RunResult> progress;
 
-	private final EmbeddedPostgres postgres;
-
-	private final Path h2Dir;
-
-	private final HikariDataSource h2;
-
-	private final HikariDataSource pg;
-
-	private int tables;
+	private final BenchDatabases databases;
 
 	/**
 	 * Starts PostgreSQL (about 2 s) and opens both pools.
@@ -68,18 +56,7 @@ public final class JdbcBench implements AutoCloseable {
 	public JdbcBench(RunnerOptions options, Consumer<RunResult> progress) throws IOException {
 		this.options = options;
 		this.progress = progress;
-		this.postgres = EmbeddedPostgres.builder().start();
-		this.h2Dir = Files.createTempDirectory("bench-h2");
-		this.h2 = pool("jdbc:h2:file:" + this.h2Dir.resolve("bench").toAbsolutePath(), "h2");
-		this.pg = pool(this.postgres.getJdbcUrl("postgres", "postgres"), "pg");
-	}
-
-	private static HikariDataSource pool(String url, String name) {
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(url);
-		config.setMaximumPoolSize(8);
-		config.setPoolName("bench-" + name);
-		return new HikariDataSource(config);
+		this.databases = new BenchDatabases("jdbc", 8);
 	}
 
 	/**
@@ -90,14 +67,14 @@ public final class JdbcBench implements AutoCloseable {
 	 */
 	public List<RunResult> run(int records) throws Exception {
 		if (!this.options.warmUp().isZero()) {
-			for (HikariDataSource dataSource : List.of(this.h2, this.pg)) {
+			for (HikariDataSource dataSource : List.of(this.databases.h2(), this.databases.pg())) {
 				ours(dataSource, Math.max(1000, records / 10), 0);
 				plain(dataSource, Math.max(1000, records / 10), 0);
 			}
 		}
 		List<RunResult> results = new ArrayList<>();
 		for (int round = 1; round <= this.options.rounds(); round++) {
-			for (HikariDataSource dataSource : List.of(this.h2, this.pg)) {
+			for (HikariDataSource dataSource : List.of(this.databases.h2(), this.databases.pg())) {
 				List<RunResult> ours = (round % 2 == 1) ? ours(dataSource, records, round) : List.of();
 				List<RunResult> plain = plain(dataSource, records, round);
 				if (round % 2 == 0) {
@@ -113,8 +90,9 @@ public final class JdbcBench implements AutoCloseable {
 	}
 
 	private List<RunResult> ours(HikariDataSource dataSource, int records, int round) throws Exception {
+		int tables = this.databases.nextTable();
 		JdbcSettings settings = JdbcSettings.defaults()
-			.withTablePrefix("b" + (++this.tables) + "_")
+			.withTablePrefix("b" + tables + "_")
 			.withInitializeSchema(SchemaInitialization.ALWAYS);
 		List<RunResult> results = new ArrayList<>();
 		try (JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
@@ -132,11 +110,11 @@ public final class JdbcBench implements AutoCloseable {
 				results.add(rate("batch-consumer sendBatch", dataSource, round, records, records,
 						(System.nanoTime() - start) / 1e9, heap));
 			}
-			ContainerOptions tuned = ContainerOptions.builder("tuned-" + this.tables).topics("bench")
+			ContainerOptions tuned = ContainerOptions.builder("tuned-" + tables).topics("bench")
 				.group("tuned").threadSize(4).consumerBatchSize(50).pullBatchSize(500)
 				.ordering(Ordering.UNORDERED).build();
 			results.add(consume("batch-consumer consume", transport, tuned, dataSource, records, round));
-			ContainerOptions defaults = ContainerOptions.builder("defaults-" + this.tables).topics("bench")
+			ContainerOptions defaults = ContainerOptions.builder("defaults-" + tables).topics("bench")
 				.group("defaults").build();
 			results.add(consume("batch-consumer consume, defaults", transport, defaults, dataSource, records, round));
 		}
@@ -163,7 +141,7 @@ public final class JdbcBench implements AutoCloseable {
 	}
 
 	private List<RunResult> plain(HikariDataSource dataSource, int records, int round) throws Exception {
-		PlainJdbcQueue queue = new PlainJdbcQueue(dataSource, "plain" + (++this.tables), dataSource == this.pg);
+		PlainJdbcQueue queue = new PlainJdbcQueue(dataSource, "plain" + this.databases.nextTable(), dataSource == this.databases.pg());
 		List<RunResult> results = new ArrayList<>();
 		try (HeapSampler heap = new HeapSampler()) {
 			long start = System.nanoTime();
@@ -199,7 +177,7 @@ public final class JdbcBench implements AutoCloseable {
 	}
 
 	private String database(HikariDataSource dataSource) {
-		return (dataSource == this.pg) ? "PostgreSQL" : "H2";
+		return this.databases.name(dataSource);
 	}
 
 	private static List<RunResult> concat(List<RunResult> a, List<RunResult> b) {
@@ -210,12 +188,7 @@ public final class JdbcBench implements AutoCloseable {
 
 	@Override
 	public void close() throws IOException {
-		this.h2.close();
-		this.pg.close();
-		this.postgres.close();
-		try (var files = Files.walk(this.h2Dir)) {
-			files.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
+		this.databases.close();
 	}
 
 }

@@ -1,8 +1,6 @@
 package io.batchconsumer.benchmarks.jdbc;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,9 +11,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.HdrHistogram.Histogram;
 
 import io.batchconsumer.benchmarks.HeapSampler;
@@ -70,15 +66,7 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 
 	private final Consumer<RunResult> progress;
 
-	private final EmbeddedPostgres postgres;
-
-	private final Path h2Dir;
-
-	private final HikariDataSource h2;
-
-	private final HikariDataSource pg;
-
-	private int tables;
+	private final BenchDatabases databases;
 
 	/**
 	 * Starts PostgreSQL and opens both pools.
@@ -89,18 +77,7 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 	public JdbcEndToEndBench(RunnerOptions options, Consumer<RunResult> progress) throws IOException {
 		this.options = options;
 		this.progress = progress;
-		this.postgres = EmbeddedPostgres.builder().start();
-		this.h2Dir = Files.createTempDirectory("bench-e2e-h2");
-		this.h2 = pool("jdbc:h2:file:" + this.h2Dir.resolve("bench").toAbsolutePath(), "e2e-h2");
-		this.pg = pool(this.postgres.getJdbcUrl("postgres", "postgres"), "e2e-pg");
-	}
-
-	private static HikariDataSource pool(String url, String name) {
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(url);
-		config.setMaximumPoolSize(16);
-		config.setPoolName("bench-" + name);
-		return new HikariDataSource(config);
+		this.databases = new BenchDatabases("e2e", 16);
 	}
 
 	/**
@@ -111,15 +88,15 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 	 */
 	public List<RunResult> run(int records) throws Exception {
 		if (!this.options.warmUp().isZero()) {
-			run(this.h2, 1, Math.max(1000, records / 10), 0);
-			run(this.pg, 1, Math.max(1000, records / 10), 0);
+			run(this.databases.h2(), 1, Math.max(1000, records / 10), 0);
+			run(this.databases.pg(), 1, Math.max(1000, records / 10), 0);
 		}
 		List<RunResult> results = new ArrayList<>();
 		for (int round = 1; round <= this.options.rounds(); round++) {
 			List<RunResult> roundResults = new ArrayList<>();
-			roundResults.add(run(this.h2, 1, records, round));
+			roundResults.add(run(this.databases.h2(), 1, records, round));
 			for (int instances = 1; instances <= 3; instances++) {
-				roundResults.add(run(this.pg, instances, records, round));
+				roundResults.add(run(this.databases.pg(), instances, records, round));
 			}
 			roundResults.forEach(this.progress);
 			results.addAll(roundResults);
@@ -128,7 +105,7 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 	}
 
 	private RunResult run(HikariDataSource dataSource, int instances, int records, int round) throws Exception {
-		String prefix = "e" + (++this.tables) + "_";
+		String prefix = "e" + this.databases.nextTable() + "_";
 		Tally tally = new Tally(records);
 		AtomicLongArray returned = new AtomicLongArray(records);
 		AtomicLongArray received = new AtomicLongArray(records);
@@ -238,7 +215,7 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 		}
 		double seconds = Math.max(1e-9, (end - start) / 1e9);
 		String name = "batch-consumer e2e, " + instances + (instances == 1 ? " instance" : " instances") + " ("
-				+ ((dataSource == this.pg) ? "PostgreSQL" : "H2") + ")";
+				+ this.databases.name(dataSource) + ")";
 		String note = String.format(java.util.Locale.ROOT, "sendBatch %,.0f msg/s while consuming; queues %s",
 				records / sendSeconds, spread) + (tally.distinct() < records ? "; incomplete" : "");
 		return new RunResult(SCENARIO, name, round, records, tally.distinct(), tally.duplicates(),
@@ -248,12 +225,7 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 
 	@Override
 	public void close() throws IOException {
-		this.h2.close();
-		this.pg.close();
-		this.postgres.close();
-		try (var files = Files.walk(this.h2Dir)) {
-			files.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
+		this.databases.close();
 	}
 
 }
