@@ -6,15 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.batchconsumer.core.OutgoingMessage;
-import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.kafka.KafkaTransport;
 import io.batchconsumer.reliability.CrashLoopTests.Database;
 import io.batchconsumer.reliability.CrashLoopTests.Store;
@@ -59,12 +56,12 @@ class ExactlyOnceKafkaCrashLoopTests {
 					+ " msg_offset BIGINT NOT NULL)");
 			// Half before the first life, the rest in steps between lives: the kills meet a backlog that
 			// is being processed (Kafka consumes a small step before a kill otherwise).
-			send(producer, 0, total / 2);
+			KafkaCrashLoopTests.send(producer, 0, total / 2);
 			int sent = total / 2;
 			long started = System.nanoTime();
 			for (int life = 0; life <= kills; life++) {
 				int upTo = total / 2 + (int) ((long) (total - total / 2) * (life + 1) / (kills + 1));
-				send(producer, sent, upTo);
+				KafkaCrashLoopTests.send(producer, sent, upTo);
 				sent = upTo;
 				ChildProcess consumer = CrashLoopTests
 					.startConsumer(properties(database, broker, life, life == kills, processing));
@@ -115,15 +112,6 @@ class ExactlyOnceKafkaCrashLoopTests {
 				"batch-consumer.shutdown-timeout=10s"));
 		properties.add("batch-consumer.processing=" + processing);
 		return properties;
-	}
-
-	private static void send(KafkaTransport transport, int from, int to) {
-		for (int first = from; first < to; first += 500) {
-			List<OutgoingMessage> batch = IntStream.range(first, Math.min(first + 500, to))
-				.mapToObj((id) -> OutgoingMessage.of("key-" + (id % 64), String.valueOf(id)))
-				.toList();
-			assertThat(transport.producer().sendBatch(CrashLoopApplication.TOPIC, batch)).allMatch(SendResult::isStored);
-		}
 	}
 
 	private static void finish(Database database, RestartableKafka broker, ChildProcess consumer, int total)

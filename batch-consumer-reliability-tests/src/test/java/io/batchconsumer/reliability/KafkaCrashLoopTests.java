@@ -169,7 +169,7 @@ class KafkaCrashLoopTests {
 	}
 
 	/** Produces the messages with ids {@code from} (inclusive) to {@code to} (exclusive), keyed. */
-	private static void send(KafkaTransport transport, int from, int to) {
+	static void send(KafkaTransport transport, int from, int to) {
 		for (int first = from; first < to; first += 500) {
 			List<OutgoingMessage> batch = IntStream.range(first, Math.min(first + 500, to))
 				.mapToObj((id) -> OutgoingMessage.of("key-" + (id % 64), String.valueOf(id)))
