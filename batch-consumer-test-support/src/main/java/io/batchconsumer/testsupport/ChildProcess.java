@@ -34,6 +34,9 @@ public final class ChildProcess implements AutoCloseable {
 
 	private final CountDownLatch ready = new CountDownLatch(1);
 
+	/** Counted down by the first {@code STATS} line with a finished message, or at the end of the output. */
+	private final CountDownLatch workedOrEnded = new CountDownLatch(1);
+
 	private final Deque<String> tail = new ArrayDeque<>();
 
 	/** The commit lag of the last {@code STATS} line; written by the reader thread. */
@@ -109,13 +112,9 @@ public final class ChildProcess implements AutoCloseable {
 	 * @throws IllegalStateException when it did not, with its last output
 	 */
 	public void awaitWork(Duration timeout) throws InterruptedException {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (this.succeeded == 0) {
-			if (System.nanoTime() > deadline || !this.process.isAlive()) {
-				throw new IllegalStateException("The child process finished no message in " + timeout + "; alive: "
-						+ this.process.isAlive() + "; last output:\n" + tail());
-			}
-			Thread.sleep(5); // polling the reader thread's field; the deadline bounds it
+		if (!this.workedOrEnded.await(timeout.toMillis(), TimeUnit.MILLISECONDS) || this.succeeded == 0) {
+			throw new IllegalStateException("The child process finished no message in " + timeout + "; alive: "
+					+ this.process.isAlive() + "; last output:\n" + tail());
 		}
 	}
 
@@ -211,6 +210,9 @@ public final class ChildProcess implements AutoCloseable {
 					this.lastCommitLag = lag;
 					this.maxCommitLag = Math.max(this.maxCommitLag, lag);
 					this.succeeded = Long.parseLong(fields[3]);
+					if (this.succeeded > 0) {
+						this.workedOrEnded.countDown();
+					}
 					continue;
 				}
 				if (line.equals("READY")) {
@@ -222,6 +224,9 @@ public final class ChildProcess implements AutoCloseable {
 		}
 		catch (IOException | RuntimeException ex) {
 			remember("(output reader ended: " + ex + ")");
+		}
+		finally {
+			this.workedOrEnded.countDown();
 		}
 	}
 
