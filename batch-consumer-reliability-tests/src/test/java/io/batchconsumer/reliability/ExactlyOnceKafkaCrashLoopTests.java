@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Random;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -114,6 +115,18 @@ class ExactlyOnceKafkaCrashLoopTests {
 		return properties;
 	}
 
+	/** What the last life reached, for the failure message. */
+	private static String progress(Database database, RestartableKafka broker, int total) {
+		try (HikariDataSource pool = database.sharedPool()) {
+			return Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed") + " of " + total
+					+ " messages have a row; partitions not committed to their end: "
+					+ broker.uncommitted(CrashLoopApplication.TOPIC, CrashLoopApplication.TOPIC, PARTITIONS);
+		}
+		catch (Exception ex) {
+			return "(progress not readable: " + ex + ")";
+		}
+	}
+
 	private static void finish(Database database, RestartableKafka broker, ChildProcess consumer, int total)
 			throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
@@ -124,6 +137,10 @@ class ExactlyOnceKafkaCrashLoopTests {
 				.ignoreExceptions()
 				.until(() -> Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed") == total
 						&& broker.uncommitted(CrashLoopApplication.TOPIC, CrashLoopApplication.TOPIC, PARTITIONS).isEmpty());
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new AssertionError("The last life did not finish: " + progress(database, broker, total)
+					+ "; its last output:\n" + consumer.tail(), ex);
 		}
 		consumer.stop();
 	}
