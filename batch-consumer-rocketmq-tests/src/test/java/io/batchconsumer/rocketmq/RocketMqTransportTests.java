@@ -3,6 +3,7 @@ package io.batchconsumer.rocketmq;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -20,7 +21,9 @@ import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
@@ -120,6 +123,53 @@ class RocketMqTransportTests {
 			assertThat(container.stop()).isTrue();
 		}
 		assertThat(processed.total()).isEqualTo(3000);
+	}
+
+	/**
+	 * Resume restarts the queue's pull task with a seek; a pull of the superseded task that was
+	 * already on its way could still land in the client's cache after the seek, from the old
+	 * position, past messages the cache held: the source must never let that gap through (it lost
+	 * 64 messages in 2 of 25 runs of the flow-control test above).
+	 */
+	@Test
+	void aQueuePausedAndResumedAfterEveryPollIsReadWithoutAGapOrARepeat() {
+		String topic = "rmq-resume";
+		rocketMq.createTopic(topic, 1);
+		int total = 20_000;
+		for (int from = 0; from < total; from += 2000) {
+			send(topic, from, from + 2000);
+		}
+		ContainerOptions options = options("resume", topic).pullBatchSize(32).build();
+		MessageSource source = transport.createSource(options);
+		source.subscribe(List.of(topic), new RebalanceListener() {
+			@Override
+			public void onAssigned(Collection<TopicPartition> partitions) {
+			}
+
+			@Override
+			public void onRevoked(Collection<TopicPartition> partitions) {
+			}
+		});
+		try {
+			long next = 0;
+			long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+			while (next < total && System.nanoTime() < deadline) {
+				List<Message<byte[]>> polled = source.poll(Duration.ofMillis(100));
+				for (Message<byte[]> message : polled) {
+					assertThat(message.offset()).as("the offset after %d", next - 1).isEqualTo(next);
+					next++;
+				}
+				if (!polled.isEmpty()) {
+					List<TopicPartition> queue = List.of(polled.get(0).topicPartition());
+					source.pause(queue);
+					source.resume(queue);
+				}
+			}
+			assertThat(next).as("messages read in 90 s").isEqualTo(total);
+		}
+		finally {
+			source.close();
+		}
 	}
 
 	@Test

@@ -14,6 +14,8 @@ import org.apache.rocketmq.client.consumer.store.OffsetStore;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
@@ -43,6 +45,8 @@ import io.batchconsumer.core.TopicPartition;
  */
 public final class RocketMqMessageSource implements MessageSource {
 
+	private static final Logger logger = LoggerFactory.getLogger(RocketMqMessageSource.class);
+
 	/** Client queues polled into one returned list at most. */
 	private static final int MAX_REQUESTS_PER_POLL = 16;
 
@@ -55,6 +59,9 @@ public final class RocketMqMessageSource implements MessageSource {
 	private final OwnerWait wait = new OwnerWait();
 
 	private final RebalanceGate gate;
+
+	/** Whether every message is subscribed, so that each queue's offsets have no gaps. */
+	private final boolean dense;
 
 	/** Made anew by each {@link #subscribe} attempt: a RocketMQ client that failed to start cannot start again. */
 	private DefaultLitePullConsumer consumer;
@@ -73,6 +80,7 @@ public final class RocketMqMessageSource implements MessageSource {
 		this.clients = clients;
 		this.numbers = numbers;
 		this.gate = new RebalanceGate(options.shutdownTimeout().plusSeconds(10).toNanos(), this.wait::wakeup);
+		this.dense = RocketMqSettings.ALL.equals(clients.settings().selector(options.id()));
 	}
 
 	private boolean broadcast() {
@@ -148,13 +156,79 @@ public final class RocketMqMessageSource implements MessageSource {
 					continue; // a queue the client dropped meanwhile
 				}
 			}
+			int from = continuation(queue, pulled);
+			if (from < 0) {
+				continue;
+			}
 			TopicPartition partition = this.numbers.partition(queue);
-			for (MessageExt message : pulled) {
+			for (MessageExt message : pulled.subList(from, pulled.size())) {
 				messages.add(RocketMqMessages.message(message, partition));
 			}
 			this.nextOffsets.put(queue, pulled.get(pulled.size() - 1).getQueueOffset() + 1);
 		}
 		return messages;
+	}
+
+	/**
+	 * Where a pulled batch continues the queue: the index of its first message at or past the
+	 * queue's next offset, or -1 when it is dropped.
+	 *
+	 * <p>The client's seek starts a new pull task, but a pull of the task it replaces that was already
+	 * on its way can still land in the cache afterwards, from the old pull position: past messages
+	 * the seek had cleared (a gap; the engine would commit over it) or before what was read since (a
+	 * repeat). Repeats are cut off. With every message subscribed a queue's offsets are dense, so a
+	 * batch that starts past the next offset is such a stale pull: it is dropped and the queue is
+	 * sought back to the next offset, unless the broker no longer has those messages (deleted by its
+	 * retention). A tag selector makes gaps normal (the broker skips what does not match), so they
+	 * cannot be told apart, and {@link #resume} does not seek then.
+	 */
+	private int continuation(MessageQueue queue, List<MessageExt> pulled) {
+		Long next = this.nextOffsets.get(queue);
+		if (next == null) {
+			return 0;
+		}
+		int from = 0;
+		while (from < pulled.size() && pulled.get(from).getQueueOffset() < next) {
+			from++;
+		}
+		if (from == pulled.size()) {
+			return -1;
+		}
+		long first = pulled.get(from).getQueueOffset();
+		if (first == next || !this.dense) {
+			return from;
+		}
+		long oldest = oldestOffset(queue);
+		if (oldest > next) {
+			logger.warn("Messages {} to {} of {} were deleted by the broker before container '{}' read them",
+					next, oldest - 1, queue, this.options.id());
+			this.nextOffsets.put(queue, oldest);
+			if (first == oldest) {
+				return from;
+			}
+			next = oldest;
+		}
+		logger.debug("A pull of {} from {} arrived after the queue was sought to {}: dropped, read again from {}",
+				queue, first, next, next);
+		try {
+			this.consumer.seek(queue, next);
+		}
+		catch (MQClientException ex) {
+			// the next batch of the queue tries again; nothing past the next offset is let through before
+			logger.debug("Seek of {} to {} failed: {}", queue, next, ex.getMessage());
+		}
+		return -1;
+	}
+
+	/** The first offset the broker still has in the queue, 0 when it cannot tell. */
+	private long oldestOffset(MessageQueue queue) {
+		try {
+			Long oldest = this.consumer.offsetForTimestamp(queue, 0L);
+			return (oldest != null) ? oldest : 0;
+		}
+		catch (MQClientException ex) {
+			return 0;
+		}
 	}
 
 	private void checkReachable() {
@@ -171,15 +245,20 @@ public final class RocketMqMessageSource implements MessageSource {
 	}
 
 	/**
-	 * Resumes fetching at once. The client's pull task of a paused queue looks again only every
-	 * second, which stalled a queue for up to a second after each flow-control pause; a seek to the
-	 * queue's next offset restarts its pull task now (and drops nothing: what the client had cached
-	 * for the queue lies at or past that offset and is pulled again).
+	 * Resumes fetching. The client's pull task of a paused queue looks again only every second,
+	 * which stalled a queue for up to a second after each flow-control pause; with every message
+	 * subscribed a seek to the queue's next offset restarts its pull task now (and drops nothing:
+	 * what the client had cached for the queue lies at or past that offset and is pulled again; a
+	 * stale pull of the replaced task is caught by {@link #continuation}). A tag selector keeps the
+	 * plain resume, whose pull task starts within a second.
 	 */
 	@Override
 	public void resume(Collection<TopicPartition> partitions) {
 		List<MessageQueue> queues = queues(partitions);
 		this.consumer.resume(queues);
+		if (!this.dense) {
+			return;
+		}
 		for (MessageQueue queue : queues) {
 			Long next = this.nextOffsets.get(queue);
 			if (next != null && this.gate.holds(queue)) {
