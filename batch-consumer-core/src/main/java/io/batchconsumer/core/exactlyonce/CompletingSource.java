@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.RebalanceListener;
@@ -22,6 +25,8 @@ import io.batchconsumer.core.TopicPartition;
  */
 final class CompletingSource implements MessageSource {
 
+	private static final Logger logger = LoggerFactory.getLogger(CompletingSource.class);
+
 	private final ExactlyOnce exactlyOnce;
 
 	private final MessageSource delegate;
@@ -35,11 +40,19 @@ final class CompletingSource implements MessageSource {
 	public void subscribe(Collection<String> topics, RebalanceListener listener) {
 		this.delegate.subscribe(topics, new RebalanceListener() {
 
+			/**
+			 * Reads the marks, then tells the engine. A failure must not keep the engine from hearing
+			 * of the partitions (the source holds them: unannounced they would be fetched, dropped and
+			 * never committed). Without the committed positions every mark is read; a partition whose
+			 * marks cannot be read now reads them all at its first delivery ({@link ExactlyOnce#marks}),
+			 * and a delivery that cannot read them fails and is retried like any other.
+			 */
 			@Override
 			public void onAssigned(Collection<TopicPartition> partitions) {
-				Map<TopicPartition, Long> committed = CompletingSource.this.delegate.committed(partitions);
-				partitions.forEach((partition) -> CompletingSource.this.exactlyOnce.assigned(partition,
-						committed.get(partition)));
+				Map<TopicPartition, Long> committed = committedOrNone(partitions);
+				for (TopicPartition partition : partitions) {
+					load(partition, committed.get(partition));
+				}
 				listener.onAssigned(partitions);
 			}
 
@@ -56,6 +69,27 @@ final class CompletingSource implements MessageSource {
 			}
 
 		});
+	}
+
+	private Map<TopicPartition, Long> committedOrNone(Collection<TopicPartition> partitions) {
+		try {
+			return this.delegate.committed(partitions);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The committed positions of {} cannot be read: their marks are read from offset 0: {}",
+					partitions, ex.toString());
+			return Map.of();
+		}
+	}
+
+	private void load(TopicPartition partition, Long committed) {
+		try {
+			this.exactlyOnce.assigned(partition, committed);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The completion marks of {} cannot be read now; its first delivery reads them: {}", partition,
+					ex.toString());
+		}
 	}
 
 	@Override

@@ -34,6 +34,8 @@ import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.exactlyonce.CompletionTable;
 import io.batchconsumer.core.exactlyonce.ExactlyOnce;
 import io.batchconsumer.core.exactlyonce.JdbcDeliveryTransaction;
+import io.batchconsumer.testsupport.FaultRule;
+import io.batchconsumer.testsupport.FaultyDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -66,6 +68,36 @@ class ExactlyOnceJdbcTests {
 			assertThat(distinctRows(dataSource, settings)).isEqualTo(500);
 			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix() + "completed"))
 				.isEqualTo(500);
+		}
+	}
+
+	/**
+	 * Reading the marks of the queues a source takes fails once: the engine still hears of every
+	 * queue, and a queue whose marks were not read reads them at its first delivery. Before, the
+	 * failure escaped the assignment: the source owned the queues, the engine never heard of them,
+	 * and they were fetched, dropped and never committed until the next restart.
+	 */
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void aFailedReadOfTheMarksOnAssignmentStallsNoQueue(TestDatabases.Kind kind) {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			createRows(dataSource, settings);
+			send(transport, 0, 200);
+			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource)
+				.add(FaultRule.sql("SELECT msg_offset FROM").times(1));
+			BatchContainer container = container(transport, faulty, settings, "eo", rowWriter(settings, (m) -> null));
+			container.start();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) >= 200);
+			}
+			finally {
+				assertThat(container.stop()).isTrue();
+			}
+			assertThat(faulty.injectedTotal()).isEqualTo(1);
+			assertThat(rows(dataSource, settings)).isEqualTo(200);
+			assertThat(distinctRows(dataSource, settings)).isEqualTo(200);
 		}
 	}
 
