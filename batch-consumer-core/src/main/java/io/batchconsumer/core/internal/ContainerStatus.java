@@ -131,7 +131,7 @@ final class ContainerStatus {
 			long oldest = p.oldestOpenNanos();
 			stats.add(new PartitionStats(p.partition, p.epoch, p.fetchedOffset(), p.committedOffset(), p.buffered(),
 					p.backlog(), p.backlogBytes(), p.openBatches(),
-					(oldest < 0) ? 0 : (nowNanos - oldest) / 1_000_000, p.flow().isPaused(), p.isUserPaused() || paused,
+					(oldest < 0) ? 0 : (nowNanos - oldest) / 1_000_000, p.flow().isPaused(), p.pauses.isUserPaused() || paused,
 					ends.getOrDefault(p.partition, -1L), p.flow().reason(), p.batchStats(nowNanos)));
 		}
 		return new ContainerStats(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,

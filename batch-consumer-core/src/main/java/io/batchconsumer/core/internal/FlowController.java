@@ -58,8 +58,8 @@ final class FlowController {
 		List<TopicPartition> resume = new ArrayList<>();
 		for (PartitionState partition : partitions) {
 			evaluate(partition, nowNanos);
-			boolean shouldPause = partition.flow().isPaused() || partition.isUserPaused() || containerPaused;
-			if (partition.sourcePausedChangesTo(shouldPause)) {
+			boolean shouldPause = partition.flow().isPaused() || partition.pauses.isUserPaused() || containerPaused;
+			if (partition.pauses.sourcePausedChangesTo(shouldPause)) {
 				(shouldPause ? pause : resume).add(partition.partition);
 			}
 		}

@@ -87,7 +87,7 @@ final class OwnerCommands implements RebalanceListener {
 	 * @param pause {@code true} to pause
 	 */
 	void pausePartition(TopicPartition partition, boolean pause) {
-		assigned(partition).pauseByUser(pause);
+		assigned(partition).pauses.pauseByUser(pause);
 	}
 
 	/**
@@ -102,7 +102,7 @@ final class OwnerCommands implements RebalanceListener {
 			throw new IllegalArgumentException("offset must be zero or more but was " + offset);
 		}
 		PartitionState fresh = this.partitions.assign(partition);
-		fresh.keepPausesOf(old);
+		fresh.pauses.keep(old.pauses);
 		this.source.seek(partition, offset);
 		this.commits.commitSeek(fresh, offset);
 	}

@@ -12,13 +12,12 @@ import io.batchconsumer.core.batch.KeyGate;
 
 /**
  * Everything the engine knows of one assigned partition for one epoch: its buffer (the
- * partition queue), its ledger, its key gate, its commit positions and its pause state. A revoke, a
+ * partition queue), its ledger, its key gate, its commit positions ({@link CommitPositions}) and its
+ * pause state ({@link FlowPause}, {@link PartitionPauses}). A revoke, a
  * loss or a seek replaces the whole object, which is how late completions of an older epoch miss.
  *
  * <p>Its verbs keep the invariants in one place: the backlog is what was fetched and not finished
- * (buffered plus handed out); a commit is requested only past what was committed or requested, and
- * a failed one is forgotten so the next carries it again; the committed position never goes back; an
- * ended epoch holds no buffer.
+ * (buffered plus handed out); commits follow the ledger's watermark; an ended epoch holds no buffer.
  *
  * <p>Threading: owned by the owner thread, which calls every verb. The one exception is
  * {@link #isCancelled()}, read by workers so they stop retrying work whose completion would be
@@ -47,23 +46,18 @@ final class PartitionState {
 	/** Slices of this epoch running on a worker. */
 	private int running;
 
-	/** Last committed position, -1 when none yet in this epoch. */
-	private long committedOffset = -1;
-
-	/** Position of the last commit requested and not yet confirmed or failed, -1 when none. */
-	private long commitRequested = -1;
+	private final CommitPositions commits = new CommitPositions();
 
 	/** Since when the partition has been idle with uncommitted progress, -1 when it is not. */
 	private long idleSinceNanos = -1;
 
 	private final FlowPause flow = new FlowPause();
 
-	private boolean userPaused;
+	/** An operator's pause and what the source was told. */
+	final PartitionPauses pauses = new PartitionPauses();
 
 	/** Revoke in progress: no new slices start. */
 	private boolean draining;
-
-	private boolean sourcePaused;
 
 	/** Set by the owner when this epoch ends (revoke, loss, seek, stop); read by workers. */
 	private volatile boolean cancelled;
@@ -115,10 +109,7 @@ final class PartitionState {
 	/** A taken run no listener gets: its batch is opened and finished at once in the ledger. */
 	void passFiltered(long firstOffset, long lastOffset, long nowNanos) {
 		long batchId = this.ledger.open(firstOffset, lastOffset, 1, nowNanos);
-		if (this.ledger.complete(batchId, 0)) {
-			this.ledger.advance();
-			this.openSlices.dropFinished();
-		}
+		complete(batchId, 0);
 	}
 
 	/** Drops what was fetched and not handed out: it was never finished, so it is delivered again. */
@@ -166,11 +157,16 @@ final class PartitionState {
 		this.backlog -= slice.messages.size();
 		this.backlogBytes -= slice.bytes;
 		slice.state = BatchStats.SliceState.DONE;
-		if (this.ledger.complete(slice.batchId, slice.index)) {
+		complete(slice.batchId, slice.index);
+		return (this.keyGate != null) ? this.keyGate.leave(slice) : List.of();
+	}
+
+	/** Finishes a slice in the ledger; a finished prefix leaves it (and the snapshot's) at once. */
+	private void complete(long batchId, int index) {
+		if (this.ledger.complete(batchId, index)) {
 			this.ledger.advance();
 			this.openSlices.dropFinished();
 		}
-		return (this.keyGate != null) ? this.keyGate.leave(slice) : List.of();
 	}
 
 	int running() {
@@ -195,46 +191,28 @@ final class PartitionState {
 	}
 
 	long committedOffset() {
-		return this.committedOffset;
+		return this.commits.committed();
 	}
 
-	/** Whether the watermark passed what was committed or requested. */
 	boolean hasUncommittedProgress() {
-		return this.ledger.watermark() > Math.max(this.committedOffset, this.commitRequested);
+		return this.commits.passedBy(this.ledger.watermark());
 	}
 
-	/** Marks the watermark as requested (an asynchronous commit is not sent twice) and returns it. */
 	long requestCommit() {
-		this.commitRequested = this.ledger.watermark();
-		return this.commitRequested;
+		return this.commits.request(this.ledger.watermark());
 	}
 
-	/**
-	 * The final commit's position: the watermark when it passed the last <em>confirmed</em> position,
-	 * even if an asynchronous commit of it is still in flight (that one may yet fail).
-	 * @return the position to commit, or -1 when there is none
-	 */
+	/** The final commit's position (see {@link CommitPositions#requestFinal}), -1 when there is none. */
 	long requestFinalCommit() {
-		long watermark = this.ledger.watermark();
-		if (watermark <= this.committedOffset) {
-			return -1;
-		}
-		this.commitRequested = watermark;
-		return watermark;
+		return this.commits.requestFinal(this.ledger.watermark());
 	}
 
-	/** The source confirmed a commit of this partition; returns whether the committed position moved. */
 	boolean confirmCommit(long offset) {
-		if (offset > this.committedOffset) {
-			this.committedOffset = offset;
-			return true;
-		}
-		return false;
+		return this.commits.confirm(offset);
 	}
 
-	/** A requested commit failed: forget it, so the next commit carries the watermark again. */
 	void failCommit() {
-		this.commitRequested = -1;
+		this.commits.fail();
 	}
 
 	/**
@@ -279,29 +257,6 @@ final class PartitionState {
 		return this.flow;
 	}
 
-	void pauseByUser(boolean pause) {
-		this.userPaused = pause;
-	}
-
-	boolean isUserPaused() {
-		return this.userPaused;
-	}
-
-	/** Records whether the source should have it paused; returns whether that changed (tell the source). */
-	boolean sourcePausedChangesTo(boolean pause) {
-		if (pause == this.sourcePaused) {
-			return false;
-		}
-		this.sourcePaused = pause;
-		return true;
-	}
-
-	/** A seek's new epoch keeps the pauses of the old. */
-	void keepPausesOf(PartitionState old) {
-		this.sourcePaused = old.sourcePaused;
-		this.userPaused = old.userPaused;
-	}
-
 	/** A revoke or stop begins: no new slices, the buffer is dropped (it is delivered again). */
 	void startDraining() {
 		this.draining = true;
@@ -324,7 +279,7 @@ final class PartitionState {
 	}
 
 	boolean isDispatchable() {
-		return !this.buffer.isEmpty() && !this.draining && !this.userPaused;
+		return !this.buffer.isEmpty() && !this.draining && !this.pauses.isUserPaused();
 	}
 
 }

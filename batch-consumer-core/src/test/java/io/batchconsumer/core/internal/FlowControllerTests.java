@@ -96,14 +96,14 @@ class FlowControllerTests {
 	void anOperatorPauseAndAContainerPauseReachTheSourceOnce() {
 		FlowController flow = flow(1000, Long.MAX_VALUE / 2, 1_000_000);
 		PartitionState p = this.steps.partition(0);
-		p.pauseByUser(true);
+		p.pauses.pauseByUser(true);
 		flow.apply(this.steps.partitions.all(), false, this.steps.source, this.ticker.nanoTime());
-		assertThat(p.sourcePausedChangesTo(true)).isFalse();
-		p.pauseByUser(false);
+		assertThat(p.pauses.sourcePausedChangesTo(true)).isFalse();
+		p.pauses.pauseByUser(false);
 		flow.apply(this.steps.partitions.all(), true, this.steps.source, this.ticker.nanoTime());
-		assertThat(p.sourcePausedChangesTo(true)).isFalse();
+		assertThat(p.pauses.sourcePausedChangesTo(true)).isFalse();
 		flow.apply(this.steps.partitions.all(), false, this.steps.source, this.ticker.nanoTime());
-		assertThat(p.sourcePausedChangesTo(false)).isFalse();
+		assertThat(p.pauses.sourcePausedChangesTo(false)).isFalse();
 	}
 
 	/** Hands out the first {@code count} buffered messages as one slice and finishes it. */
