@@ -14,8 +14,6 @@ import org.apache.rocketmq.client.consumer.store.OffsetStore;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
@@ -33,7 +31,8 @@ import io.batchconsumer.core.TopicPartition;
  * {@link RebalanceGate} makes it wait until the engine drained and committed the queues that
  * leave. The engine learns of new queues from {@link QueueAssignment} before any of their
  * messages. Broadcast mode assigns every queue of the topics itself, from the {@link BrokerProbe}'s
- * lists, and keeps its offsets in RocketMQ's local offset file.
+ * lists, and keeps its offsets in RocketMQ's local offset file. A batch of the client reaches the
+ * engine only where it continues its queue ({@link QueuePositions}).
  *
  * <p>Commits write the engine's watermarks: in clustering mode straight to the broker with a
  * synchronous offset update per queue (a failure is thrown, never swallowed); in broadcast mode to
@@ -44,8 +43,6 @@ import io.batchconsumer.core.TopicPartition;
  * owner thread.
  */
 public final class RocketMqMessageSource implements MessageSource {
-
-	private static final Logger logger = LoggerFactory.getLogger(RocketMqMessageSource.class);
 
 	/** Client queues polled into one returned list at most. */
 	private static final int MAX_REQUESTS_PER_POLL = 16;
@@ -60,16 +57,13 @@ public final class RocketMqMessageSource implements MessageSource {
 
 	private final RebalanceGate gate;
 
-	/** Whether every message is subscribed, so that each queue's offsets have no gaps. */
-	private final boolean dense;
-
 	/** Made anew by each {@link #subscribe} attempt: a RocketMQ client that failed to start cannot start again. */
 	private DefaultLitePullConsumer consumer;
 
 	private final List<String> clientTopics = new ArrayList<>();
 
-	/** The next offset each queue's messages continue at: one past the last returned, or the last seek. */
-	private final Map<MessageQueue, Long> nextOffsets = new HashMap<>();
+	/** Made with the consumer: where each queue continues. */
+	private QueuePositions positions;
 
 	private QueueAssignment assignment;
 
@@ -80,7 +74,6 @@ public final class RocketMqMessageSource implements MessageSource {
 		this.clients = clients;
 		this.numbers = numbers;
 		this.gate = new RebalanceGate(options.shutdownTimeout().plusSeconds(10).toNanos(), this.wait::wakeup);
-		this.dense = RocketMqSettings.ALL.equals(clients.settings().selector(options.id()));
 	}
 
 	private boolean broadcast() {
@@ -114,7 +107,9 @@ public final class RocketMqMessageSource implements MessageSource {
 		}
 		this.consumer = created;
 		this.clientTopics.addAll(wrapped);
-		this.assignment = new QueueAssignment(created, this.gate, this.numbers, listener, this.nextOffsets);
+		this.positions = new QueuePositions(this.options.id(), created, this.gate,
+				RocketMqSettings.ALL.equals(selector));
+		this.assignment = new QueueAssignment(created, this.gate, this.numbers, listener, this.positions.next());
 		this.probe = new BrokerProbe(this.options.id(), created, this.clientTopics, this.gate::held, this.numbers);
 		this.probe.start();
 	}
@@ -156,7 +151,7 @@ public final class RocketMqMessageSource implements MessageSource {
 					continue; // a queue the client dropped meanwhile
 				}
 			}
-			int from = continuation(queue, pulled);
+			int from = this.positions.continuation(queue, pulled);
 			if (from < 0) {
 				continue;
 			}
@@ -164,71 +159,9 @@ public final class RocketMqMessageSource implements MessageSource {
 			for (MessageExt message : pulled.subList(from, pulled.size())) {
 				messages.add(RocketMqMessages.message(message, partition));
 			}
-			this.nextOffsets.put(queue, pulled.get(pulled.size() - 1).getQueueOffset() + 1);
+			this.positions.advance(queue, pulled);
 		}
 		return messages;
-	}
-
-	/**
-	 * Where a pulled batch continues the queue: the index of its first message at or past the
-	 * queue's next offset, or -1 when it is dropped.
-	 *
-	 * <p>The client's seek starts a new pull task, but a pull of the task it replaces that was already
-	 * on its way can still land in the cache afterwards, from the old pull position: past messages
-	 * the seek had cleared (a gap; the engine would commit over it) or before what was read since (a
-	 * repeat). Repeats are cut off. With every message subscribed a queue's offsets are dense, so a
-	 * batch that starts past the next offset is such a stale pull: it is dropped and the queue is
-	 * sought back to the next offset, unless the broker no longer has those messages (deleted by its
-	 * retention). A tag selector makes gaps normal (the broker skips what does not match), so they
-	 * cannot be told apart, and {@link #resume} does not seek then.
-	 */
-	private int continuation(MessageQueue queue, List<MessageExt> pulled) {
-		Long next = this.nextOffsets.get(queue);
-		if (next == null) {
-			return 0;
-		}
-		int from = 0;
-		while (from < pulled.size() && pulled.get(from).getQueueOffset() < next) {
-			from++;
-		}
-		if (from == pulled.size()) {
-			return -1;
-		}
-		long first = pulled.get(from).getQueueOffset();
-		if (first == next || !this.dense) {
-			return from;
-		}
-		long oldest = oldestOffset(queue);
-		if (oldest > next) {
-			logger.warn("Messages {} to {} of {} were deleted by the broker before container '{}' read them",
-					next, oldest - 1, queue, this.options.id());
-			this.nextOffsets.put(queue, oldest);
-			if (first == oldest) {
-				return from;
-			}
-			next = oldest;
-		}
-		logger.debug("A pull of {} from {} arrived after the queue was sought to {}: dropped, read again from {}",
-				queue, first, next, next);
-		try {
-			this.consumer.seek(queue, next);
-		}
-		catch (MQClientException ex) {
-			// the next batch of the queue tries again; nothing past the next offset is let through before
-			logger.debug("Seek of {} to {} failed: {}", queue, next, ex.getMessage());
-		}
-		return -1;
-	}
-
-	/** The first offset the broker still has in the queue, 0 when it cannot tell. */
-	private long oldestOffset(MessageQueue queue) {
-		try {
-			Long oldest = this.consumer.offsetForTimestamp(queue, 0L);
-			return (oldest != null) ? oldest : 0;
-		}
-		catch (MQClientException ex) {
-			return 0;
-		}
 	}
 
 	private void checkReachable() {
@@ -246,30 +179,14 @@ public final class RocketMqMessageSource implements MessageSource {
 
 	/**
 	 * Resumes fetching. The client's pull task of a paused queue looks again only every second,
-	 * which stalled a queue for up to a second after each flow-control pause; with every message
-	 * subscribed a seek to the queue's next offset restarts its pull task now (and drops nothing:
-	 * what the client had cached for the queue lies at or past that offset and is pulled again; a
-	 * stale pull of the replaced task is caught by {@link #continuation}). A tag selector keeps the
-	 * plain resume, whose pull task starts within a second.
+	 * which stalled a queue for up to a second after each flow-control pause, so the queues are
+	 * also restarted where they continue ({@link QueuePositions#restart}).
 	 */
 	@Override
 	public void resume(Collection<TopicPartition> partitions) {
 		List<MessageQueue> queues = queues(partitions);
 		this.consumer.resume(queues);
-		if (!this.dense) {
-			return;
-		}
-		for (MessageQueue queue : queues) {
-			Long next = this.nextOffsets.get(queue);
-			if (next != null && this.gate.holds(queue)) {
-				try {
-					this.consumer.seek(queue, next);
-				}
-				catch (MQClientException ex) {
-					// rebalancing or out of range: the plain resume above still takes effect within a second
-				}
-			}
-		}
+		this.positions.restart(queues);
 	}
 
 	@Override
@@ -277,7 +194,7 @@ public final class RocketMqMessageSource implements MessageSource {
 		try {
 			MessageQueue queue = this.numbers.queue(partition);
 			this.consumer.seek(queue, offset);
-			this.nextOffsets.put(queue, offset);
+			this.positions.sought(queue, offset);
 		}
 		catch (MQClientException ex) {
 			throw new IllegalArgumentException("Cannot seek " + partition + " to " + offset + ": " + ex.getMessage(), ex);
