@@ -117,23 +117,18 @@ class KafkaCrashLoopTests {
 					consumer.kill(); // a no-op after a kill or stop; ends the process when the test failed
 				}
 			}
-			long lost;
-			long duplicates;
-			long repeatsWithinALife;
+			KafkaRows counted;
 			try (HikariDataSource pool = database.pool()) {
-				long distinct = Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed");
-				long rows = Database.count(pool, "SELECT COUNT(*) FROM processed");
-				lost = total - distinct;
-				duplicates = rows - distinct;
-				// A rebalance inside one life (the new static member can still make the group rebalance)
-				// delivers that life's uncommitted work again in the same life: no kill accounts for it.
-				repeatsWithinALife = rows
-						- Database.count(pool, "SELECT COUNT(*) FROM (SELECT DISTINCT life, msg_id FROM processed) d");
+				counted = KafkaRows.count(pool, stored(broker.endOffsets(CrashLoopApplication.TOPIC, PARTITIONS)));
 			}
+			long lost = total - counted.ids();
+			long duplicates = counted.duplicates();
+			long repeatsWithinALife = counted.repeatsWithinALife();
 			long uncommittedAtKills = crashes.stream().mapToLong(Crash::processedUncommitted).sum();
-			System.out.printf("KafkaCrashLoopTests: %d messages, %d kills (%d during start-up), lost %d, duplicates %d"
+			System.out.printf("KafkaCrashLoopTests: %d messages (stored twice by the producer %d), %d kills (%d during start-up), lost %d, duplicates %d"
 					+ " (processed but uncommitted at the kills %d, largest per kill %d, largest bound per kill %d;"
-					+ " kills over the JDBC settings window of %d: %d), largest reported commit lag %d%n", total, kills,
+					+ " kills over the JDBC settings window of %d: %d), largest reported commit lag %d%n", total,
+					counted.storedTwice(), kills,
 					crashes.stream().filter((crash) -> !crash.started()).count(), lost, duplicates, uncommittedAtKills,
 					crashes.stream().mapToLong(Crash::processedUncommitted).max().orElse(0),
 					crashes.stream().mapToLong(KafkaCrashLoopTests::bound).max().orElse(0), CrashLoopTests.WINDOW_BOUND,
@@ -141,6 +136,7 @@ class KafkaCrashLoopTests {
 					crashes.stream().mapToLong(Crash::maxReportedLag).max().orElse(0));
 			String run = "seed " + seed + ", crashes " + crashes;
 			assertThat(lost).as("messages never processed (%s)", run).isZero();
+			assertThat(counted.unprocessed()).as("records of the topic never processed (%s)", run).isZero();
 			assertThat(broker.uncommitted(GROUP, CrashLoopApplication.TOPIC, PARTITIONS))
 				.as("partitions not committed to their end (%s)", run)
 				.isEmpty();
@@ -151,6 +147,11 @@ class KafkaCrashLoopTests {
 					+ "the repeats within a life (%d) (%s)", repeatsWithinALife, run)
 				.isLessThanOrEqualTo(uncommittedAtKills + repeatsWithinALife);
 		}
+	}
+
+	/** The records in a topic: the sum of its partitions' end offsets. */
+	static long stored(Map<Integer, Long> endOffsets) {
+		return endOffsets.values().stream().mapToLong(Long::longValue).sum();
 	}
 
 	private static List<String> consumerProperties(Database database, SharedKafka broker, int life, boolean last) {
