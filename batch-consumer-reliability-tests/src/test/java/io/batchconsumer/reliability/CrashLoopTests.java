@@ -139,12 +139,23 @@ class CrashLoopTests {
 	 * @return the running consumer
 	 */
 	static ChildProcess startConsumer(List<String> properties) {
+		return startConsumer(properties, (line) -> {
+		});
+	}
+
+	/**
+	 * Starts a consumer life.
+	 * @param properties its properties, without the leading {@code --}
+	 * @param onLine told of each line of its output but {@code READY} and {@code STATS} (warnings and
+	 *        errors: the child logs at {@code WARN})
+	 * @return the running child
+	 */
+	static ChildProcess startConsumer(List<String> properties, java.util.function.Consumer<String> onLine) {
 		ChildJvm jvm = ChildJvm.archived(CrashLoopApplication.class,
 				List.of("--spring.datasource.url=jdbc:h2:mem:training", "--spring.jmx.enabled=false", "--crash.life=0",
 						"--batch-consumer.group=" + CrashLoopApplication.TOPIC, "--batch-consumer.jdbc.initialize-schema=always"));
 		return ChildProcess.start(jvm, CrashLoopApplication.class,
-				properties.stream().map((property) -> "--" + property).toList(), (line) -> {
-				});
+				properties.stream().map((property) -> "--" + property).toList(), onLine);
 	}
 
 	private static Crash killAtRandom(Database database, ChildProcess consumer, int life, Random random)
