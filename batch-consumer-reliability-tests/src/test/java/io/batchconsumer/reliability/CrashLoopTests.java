@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
@@ -150,7 +151,7 @@ class CrashLoopTests {
 	 *        errors: the child logs at {@code WARN})
 	 * @return the running child
 	 */
-	static ChildProcess startConsumer(List<String> properties, java.util.function.Consumer<String> onLine) {
+	static ChildProcess startConsumer(List<String> properties, Consumer<String> onLine) {
 		ChildJvm jvm = ChildJvm.archived(CrashLoopApplication.class,
 				List.of("--spring.datasource.url=jdbc:h2:mem:training", "--spring.jmx.enabled=false", "--crash.life=0",
 						"--batch-consumer.group=" + CrashLoopApplication.TOPIC, "--batch-consumer.jdbc.initialize-schema=always"));

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -66,7 +67,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 			int sent = total / 2;
 			long started = System.nanoTime();
 			// What every life logged (the consumer logs at WARN): the failure messages show it.
-			List<String> warnings = java.util.Collections.synchronizedList(new ArrayList<>());
+			List<String> warnings = Collections.synchronizedList(new ArrayList<>());
 			for (int life = 0; life <= kills; life++) {
 				int upTo = total / 2 + (int) ((long) (total - total / 2) * (life + 1) / (kills + 1));
 				KafkaCrashLoopTests.send(producer, sent, upTo);
