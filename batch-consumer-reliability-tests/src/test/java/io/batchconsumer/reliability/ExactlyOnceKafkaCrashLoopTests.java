@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.batchconsumer.core.DeadLetterPage;
 import io.batchconsumer.core.kafka.KafkaTransport;
 import io.batchconsumer.reliability.CrashLoopTests.Database;
 import io.batchconsumer.reliability.CrashLoopTests.Store;
@@ -73,15 +74,17 @@ class ExactlyOnceKafkaCrashLoopTests {
 				KafkaCrashLoopTests.send(producer, sent, upTo);
 				sent = upTo;
 				int lifeNumber = life;
+				warnings.add("life " + life + " starts at " + System.currentTimeMillis());
 				ChildProcess consumer = CrashLoopTests.startConsumer(
 						properties(database, broker, life, life == kills, processing),
 						(line) -> warnings.add("life " + lifeNumber + ": " + line));
 				try {
 					if (life == kills) {
-						finish(database, broker, consumer, total, warnings);
+						finish(database, broker, producer, consumer, total, warnings);
 					}
 					else {
 						consumer.killAtRandom(random, life > 0 && random.nextInt(5) == 0, Duration.ofMillis(400));
+						warnings.add("life " + life + " killed at " + System.currentTimeMillis());
 					}
 				}
 				finally {
@@ -100,7 +103,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 			System.out.printf("ExactlyOnceKafkaCrashLoopTests %s: %d messages (stored twice by the producer %d), %d kills,"
 					+ " lost %d, duplicates %d, %d s%n", processing, total, counted.storedTwice(), kills, lost, duplicates,
 					Duration.ofNanos(System.nanoTime() - started).toSeconds());
-			String run = processing + ", seed " + seed + ", " + logged(warnings);
+			String run = processing + ", seed " + seed + ", " + deadLetters(producer) + ", " + logged(warnings);
 			assertThat(lost).as("messages never processed (%s)", run).isZero();
 			assertThat(counted.unprocessed()).as("records of the topic never processed (%s)", run).isZero();
 			if (exactlyOnce) {
@@ -154,11 +157,29 @@ class ExactlyOnceKafkaCrashLoopTests {
 			return Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed") + " of " + total
 					+ " messages have a row, " + marks(pool)
 					+ " are marked complete (a dead letter is marked without a row); partitions not committed to their end: "
-					+ broker.uncommitted(CrashLoopApplication.TOPIC, CrashLoopApplication.TOPIC, PARTITIONS);
+					+ broker.uncommitted(CrashLoopApplication.TOPIC, CrashLoopApplication.TOPIC, PARTITIONS)
+					+ "; marks without a row (partition, offset, completed at): " + marksWithoutRows(pool);
 		}
 		catch (Exception ex) {
 			return "(progress not readable: " + ex + ")";
 		}
+	}
+
+	private static String marksWithoutRows(HikariDataSource pool) {
+		StringBuilder marks = new StringBuilder();
+		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SELECT m.queue_id, m.msg_offset, m.completed_at FROM bc_completed m"
+						+ " LEFT JOIN processed p ON p.queue_id = m.queue_id AND p.msg_offset = m.msg_offset"
+						+ " WHERE p.msg_id IS NULL ORDER BY m.queue_id, m.msg_offset LIMIT 30")) {
+			while (rs.next()) {
+				marks.append(" (").append(rs.getInt(1)).append(", ").append(rs.getLong(2)).append(", ")
+					.append(rs.getLong(3)).append(')');
+			}
+		}
+		catch (SQLException ex) {
+			marks.append(" (not readable: ").append(ex).append(')');
+		}
+		return marks.toString();
 	}
 
 	/** The completion marks, {@code none} without the table (at-least-once). */
@@ -171,17 +192,28 @@ class ExactlyOnceKafkaCrashLoopTests {
 		}
 	}
 
-	/** The lines the lives logged, the last 40 of them. */
-	private static String logged(List<String> warnings) {
-		synchronized (warnings) {
-			return warnings.size() + " lines logged by the lives"
-					+ (warnings.isEmpty() ? "" : ", the last: " + String.join(" | ",
-							warnings.subList(Math.max(0, warnings.size() - 40), warnings.size())));
+	/** The dead letters the lives wrote (the engine does not log a successful one). */
+	private static String deadLetters(KafkaTransport transport) {
+		try {
+			DeadLetterPage page = transport.storedDeadLetters()
+				.list(CrashLoopApplication.TOPIC, List.of(CrashLoopApplication.TOPIC), 0, 20);
+			return page.total() + " dead letters" + (page.deadLetters().isEmpty() ? ""
+					: " " + page.deadLetters().stream().map((letter) -> letter + ": " + letter.errorMessage()).toList());
+		}
+		catch (RuntimeException ex) {
+			return "(dead letters not readable: " + ex + ")";
 		}
 	}
 
-	private static void finish(Database database, RestartableKafka broker, ChildProcess consumer, int total,
-			List<String> warnings) throws InterruptedException {
+	/** When each life started and was killed, and the lines it logged (the last 80). */
+	private static String logged(List<String> warnings) {
+		synchronized (warnings) {
+			return "the lives: " + String.join(" | ", warnings.subList(Math.max(0, warnings.size() - 80), warnings.size()));
+		}
+	}
+
+	private static void finish(Database database, RestartableKafka broker, KafkaTransport transport,
+			ChildProcess consumer, int total, List<String> warnings) throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
 		try (HikariDataSource pool = database.sharedPool()) {
 			// A connection to the H2 file can fail while the consumer takes the AUTO_SERVER over: poll on.
@@ -193,7 +225,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 		}
 		catch (ConditionTimeoutException ex) {
 			throw new AssertionError("The last life did not finish: " + progress(database, broker, total) + "; "
-					+ logged(warnings), ex);
+					+ deadLetters(transport) + "; " + logged(warnings), ex);
 		}
 		consumer.stop();
 	}
