@@ -67,24 +67,24 @@ class ExactlyOnceKafkaCrashLoopTests {
 			KafkaCrashLoopTests.send(producer, 0, total / 2);
 			int sent = total / 2;
 			long started = System.nanoTime();
-			// What every life logged (the consumer logs at WARN): the failure messages show it.
-			List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+			// When each life started and was killed, and what it logged (at WARN): the failure messages show it.
+			List<String> lives = Collections.synchronizedList(new ArrayList<>());
 			for (int life = 0; life <= kills; life++) {
 				int upTo = total / 2 + (int) ((long) (total - total / 2) * (life + 1) / (kills + 1));
 				KafkaCrashLoopTests.send(producer, sent, upTo);
 				sent = upTo;
 				int lifeNumber = life;
-				warnings.add("life " + life + " starts at " + System.currentTimeMillis());
+				lives.add("life " + life + " starts at " + System.currentTimeMillis());
 				ChildProcess consumer = CrashLoopTests.startConsumer(
 						properties(database, broker, life, life == kills, processing),
-						(line) -> warnings.add("life " + lifeNumber + ": " + line));
+						(line) -> lives.add("life " + lifeNumber + ": " + line));
 				try {
 					if (life == kills) {
-						finish(database, broker, producer, consumer, total, warnings);
+						finish(database, broker, producer, consumer, total, lives);
 					}
 					else {
 						consumer.killAtRandom(random, life > 0 && random.nextInt(5) == 0, Duration.ofMillis(400));
-						warnings.add("life " + life + " killed at " + System.currentTimeMillis());
+						lives.add("life " + life + " killed at " + System.currentTimeMillis());
 					}
 				}
 				finally {
@@ -94,8 +94,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 			KafkaRows counted;
 			String repeated;
 			try (HikariDataSource pool = database.pool()) {
-				counted = KafkaRows.count(pool,
-						KafkaCrashLoopTests.stored(broker.endOffsets(CrashLoopApplication.TOPIC, PARTITIONS)));
+				counted = KafkaRows.count(pool, broker.endOffsets(CrashLoopApplication.TOPIC, PARTITIONS));
 				repeated = (exactlyOnce && counted.duplicates() > 0) ? repeated(pool) : "";
 			}
 			long lost = total - counted.ids();
@@ -103,7 +102,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 			System.out.printf("ExactlyOnceKafkaCrashLoopTests %s: %d messages (stored twice by the producer %d), %d kills,"
 					+ " lost %d, duplicates %d, %d s%n", processing, total, counted.storedTwice(), kills, lost, duplicates,
 					Duration.ofNanos(System.nanoTime() - started).toSeconds());
-			String run = processing + ", seed " + seed + ", " + deadLetters(producer) + ", " + logged(warnings);
+			String run = processing + ", seed " + seed + ", " + deadLetters(producer) + ", " + logged(lives);
 			assertThat(lost).as("messages never processed (%s)", run).isZero();
 			assertThat(counted.unprocessed()).as("records of the topic never processed (%s)", run).isZero();
 			if (exactlyOnce) {
@@ -132,17 +131,27 @@ class ExactlyOnceKafkaCrashLoopTests {
 		return properties;
 	}
 
-	/** The rows of records processed more than once, for the failure message. */
+	/** The rows of records processed more than once (life, id, partition, offset), for the failure message. */
 	private static String repeated(HikariDataSource pool) {
-		StringBuilder rows = new StringBuilder("; life, id, partition, offset of the repeated records:");
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("SELECT p.life, p.msg_id, p.queue_id, p.msg_offset FROM processed p"
+		return "; life, id, partition, offset of the repeated records:" + tuples(pool,
+				"SELECT p.life, p.msg_id, p.queue_id, p.msg_offset FROM processed p"
 						+ " JOIN (SELECT queue_id, msg_offset FROM processed GROUP BY queue_id, msg_offset HAVING COUNT(*) > 1) r"
 						+ " ON p.queue_id = r.queue_id AND p.msg_offset = r.msg_offset"
-						+ " ORDER BY p.queue_id, p.msg_offset, p.life LIMIT 60")) {
+						+ " ORDER BY p.queue_id, p.msg_offset, p.life LIMIT 60");
+	}
+
+	/** The rows a query gives, each as {@code (a, b, ...)}, for a failure message. */
+	private static String tuples(HikariDataSource pool, String sql) {
+		StringBuilder rows = new StringBuilder();
+		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery(sql)) {
+			int columns = rs.getMetaData().getColumnCount();
 			while (rs.next()) {
-				rows.append(" (").append(rs.getInt(1)).append(", ").append(rs.getLong(2)).append(", ")
-					.append(rs.getInt(3)).append(", ").append(rs.getLong(4)).append(')');
+				rows.append(" (");
+				for (int column = 1; column <= columns; column++) {
+					rows.append((column > 1) ? ", " : "").append(rs.getString(column));
+				}
+				rows.append(')');
 			}
 		}
 		catch (SQLException ex) {
@@ -158,28 +167,14 @@ class ExactlyOnceKafkaCrashLoopTests {
 					+ " messages have a row, " + marks(pool)
 					+ " are marked complete (a dead letter is marked without a row); partitions not committed to their end: "
 					+ broker.uncommitted(CrashLoopApplication.TOPIC, CrashLoopApplication.TOPIC, PARTITIONS)
-					+ "; marks without a row (partition, offset, completed at): " + marksWithoutRows(pool);
+					+ "; marks without a row (partition, offset, completed at):" + tuples(pool,
+							"SELECT m.queue_id, m.msg_offset, m.completed_at FROM bc_completed m LEFT JOIN processed p"
+									+ " ON p.queue_id = m.queue_id AND p.msg_offset = m.msg_offset"
+									+ " WHERE p.msg_id IS NULL ORDER BY m.queue_id, m.msg_offset LIMIT 30");
 		}
 		catch (Exception ex) {
 			return "(progress not readable: " + ex + ")";
 		}
-	}
-
-	private static String marksWithoutRows(HikariDataSource pool) {
-		StringBuilder marks = new StringBuilder();
-		try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("SELECT m.queue_id, m.msg_offset, m.completed_at FROM bc_completed m"
-						+ " LEFT JOIN processed p ON p.queue_id = m.queue_id AND p.msg_offset = m.msg_offset"
-						+ " WHERE p.msg_id IS NULL ORDER BY m.queue_id, m.msg_offset LIMIT 30")) {
-			while (rs.next()) {
-				marks.append(" (").append(rs.getInt(1)).append(", ").append(rs.getLong(2)).append(", ")
-					.append(rs.getLong(3)).append(')');
-			}
-		}
-		catch (SQLException ex) {
-			marks.append(" (not readable: ").append(ex).append(')');
-		}
-		return marks.toString();
 	}
 
 	/** The completion marks, {@code none} without the table (at-least-once). */
@@ -192,7 +187,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 		}
 	}
 
-	/** The dead letters the lives wrote (the engine does not log a successful one). */
+	/** The dead letters the lives wrote (each is logged at WARN too, but a killed life may not have printed it). */
 	private static String deadLetters(KafkaTransport transport) {
 		try {
 			DeadLetterPage page = transport.storedDeadLetters()
@@ -206,14 +201,14 @@ class ExactlyOnceKafkaCrashLoopTests {
 	}
 
 	/** When each life started and was killed, and the lines it logged (the last 80). */
-	private static String logged(List<String> warnings) {
-		synchronized (warnings) {
-			return "the lives: " + String.join(" | ", warnings.subList(Math.max(0, warnings.size() - 80), warnings.size()));
+	private static String logged(List<String> lives) {
+		synchronized (lives) {
+			return "the lives: " + String.join(" | ", lives.subList(Math.max(0, lives.size() - 80), lives.size()));
 		}
 	}
 
 	private static void finish(Database database, RestartableKafka broker, KafkaTransport transport,
-			ChildProcess consumer, int total, List<String> warnings) throws InterruptedException {
+			ChildProcess consumer, int total, List<String> lives) throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
 		try (HikariDataSource pool = database.sharedPool()) {
 			// A connection to the H2 file can fail while the consumer takes the AUTO_SERVER over: poll on.
@@ -225,7 +220,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 		}
 		catch (ConditionTimeoutException ex) {
 			throw new AssertionError("The last life did not finish: " + progress(database, broker, total) + "; "
-					+ deadLetters(transport) + "; " + logged(warnings), ex);
+					+ deadLetters(transport) + "; " + logged(lives), ex);
 		}
 		consumer.stop();
 	}

@@ -1,5 +1,7 @@
 package io.batchconsumer.reliability;
 
+import java.util.Map;
+
 import javax.sql.DataSource;
 
 import io.batchconsumer.reliability.CrashLoopTests.Database;
@@ -22,10 +24,11 @@ record KafkaRows(long rows, long records, long ids, long repeatsWithinALife, lon
 	/**
 	 * Counts the table.
 	 * @param pool the database, while no consumer runs
-	 * @param stored the records in the topic
+	 * @param endOffsets the topic's end offset per partition
 	 * @return the counts
 	 */
-	static KafkaRows count(DataSource pool, long stored) {
+	static KafkaRows count(DataSource pool, Map<Integer, Long> endOffsets) {
+		long stored = endOffsets.values().stream().mapToLong(Long::longValue).sum();
 		long rows = Database.count(pool, "SELECT COUNT(*) FROM processed");
 		return new KafkaRows(rows,
 				Database.count(pool, "SELECT COUNT(*) FROM (SELECT DISTINCT queue_id, msg_offset FROM processed) r"),
