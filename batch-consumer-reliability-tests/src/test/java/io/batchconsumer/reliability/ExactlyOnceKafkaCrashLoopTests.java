@@ -163,8 +163,8 @@ class ExactlyOnceKafkaCrashLoopTests {
 	/** What the last life reached, for the failure message. */
 	private static String progress(Database database, RestartableKafka broker, int total) {
 		try (HikariDataSource pool = database.sharedPool()) {
-			return Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed") + " of " + total
-					+ " messages have a row, " + marks(pool)
+			KafkaRows counted = KafkaRows.count(pool, broker.endOffsets(CrashLoopApplication.TOPIC, PARTITIONS));
+			return counted + " (" + counted.ids() + " of " + total + " message ids), " + marks(pool)
 					+ " are marked complete (a dead letter is marked without a row); partitions not committed to their end: "
 					+ broker.uncommitted(CrashLoopApplication.TOPIC, CrashLoopApplication.TOPIC, PARTITIONS)
 					+ "; marks without a row (partition, offset, completed at):" + tuples(pool,
@@ -215,7 +215,8 @@ class ExactlyOnceKafkaCrashLoopTests {
 			await().atMost(Duration.ofMinutes(3))
 				.pollInterval(Duration.ofMillis(300))
 				.ignoreExceptions()
-				.until(() -> Database.count(pool, "SELECT COUNT(DISTINCT msg_id) FROM processed") == total
+				.until(() -> KafkaRows.count(pool, broker.endOffsets(CrashLoopApplication.TOPIC, PARTITIONS))
+					.unprocessed() == 0
 						&& broker.uncommitted(CrashLoopApplication.TOPIC, CrashLoopApplication.TOPIC, PARTITIONS).isEmpty());
 		}
 		catch (ConditionTimeoutException ex) {
