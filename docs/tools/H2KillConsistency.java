@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * six such threads and is killed with SIGKILL at a random moment after its first commit, over and
  * over; every ten kills the database is checked: every row must have its mark, every mark its
  * row, and no offset may have two rows. Run:
- * java -cp h2-2.4.240.jar docs/tools/H2KillConsistency.java [kills] [extra URL settings]
+ * java -cp h2-2.4.240.jar docs/tools/H2KillConsistency.java [kills] [extra URL settings] [percent that repeat]
  */
 public class H2KillConsistency {
 
@@ -32,17 +32,18 @@ public class H2KillConsistency {
 
 	public static void main(String[] args) throws Exception {
 		if (args.length > 0 && args[0].equals("write")) {
-			write(args[1]);
+			write(args[1], Integer.parseInt(args[2]));
 			return;
 		}
 		int kills = (args.length > 0) ? Integer.parseInt(args[0]) : 200;
 		String settings = (args.length > 1) ? args[1] : "";
+		int repeating = (args.length > 2) ? Integer.parseInt(args[2]) : 33;
 		Path dir = Files.createTempDirectory("h2-kill");
 		String url = "jdbc:h2:file:" + dir.resolve("db") + ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE" + settings;
 		System.out.println(url);
 		Random random = new Random();
 		for (int kill = 1; kill <= kills; kill++) {
-			Process writer = new ProcessBuilder(writerCommand(url)).redirectErrorStream(true).start();
+			Process writer = new ProcessBuilder(writerCommand(url, repeating)).redirectErrorStream(true).start();
 			// Kill between 0 and 1.5 s after the first commit, so every life has transactions in flight.
 			if (writer.inputReader().readLine() == null) {
 				throw new IllegalStateException("the writer ended before its first commit");
@@ -61,7 +62,7 @@ public class H2KillConsistency {
 		}
 	}
 
-	private static List<String> writerCommand(String url) {
+	private static List<String> writerCommand(String url, int repeating) {
 		List<String> command = new ArrayList<>();
 		command.add(ProcessHandle.current().info().command().orElse("java"));
 		command.add("-cp");
@@ -74,11 +75,12 @@ public class H2KillConsistency {
 		}
 		command.add("write");
 		command.add(url);
+		command.add(Integer.toString(repeating));
 		return command;
 	}
 
 	/** The writer: six threads of transactions until it is killed. */
-	private static void write(String url) throws Exception {
+	private static void write(String url, int repeating) throws Exception {
 		try (Connection setUp = DriverManager.getConnection(url); Statement statement = setUp.createStatement()) {
 			statement.execute("CREATE TABLE IF NOT EXISTS processed (msg_offset BIGINT NOT NULL, writer INT NOT NULL)");
 			statement.execute("CREATE TABLE IF NOT EXISTS completed (group_id VARCHAR(255) NOT NULL,"
@@ -91,21 +93,22 @@ public class H2KillConsistency {
 			}
 			for (int thread = 0; thread < THREADS; thread++) {
 				int writer = thread;
-				new Thread(() -> transactions(url, writer, next)).start();
+				new Thread(() -> transactions(url, writer, next, repeating)).start();
 			}
 			Thread.sleep(Long.MAX_VALUE);
 		}
 	}
 
-	private static void transactions(String url, int writer, AtomicLong next) {
+	private static void transactions(String url, int writer, AtomicLong next, int repeating) {
 		Random random = new Random();
 		boolean first = true;
 		try (Connection connection = DriverManager.getConnection(url)) {
 			connection.setAutoCommit(false);
 			while (true) {
 				int size = 1 + random.nextInt(10);
-				// One in three repeats recent offsets: a key conflict and a rollback, like a zombie's delivery.
-				long from = (random.nextInt(3) == 0) ? Math.max(0, next.get() - random.nextInt(40)) : next.getAndAdd(size);
+				// Some repeat recent offsets: a key conflict and a rollback, like a zombie's delivery.
+				boolean repeat = random.nextInt(100) < repeating;
+				long from = repeat ? Math.max(0, next.get() - random.nextInt(40)) : next.getAndAdd(size);
 				try {
 					try (PreparedStatement rows = connection.prepareStatement("INSERT INTO processed VALUES (?, ?)")) {
 						for (long offset = from; offset < from + size; offset++) {

@@ -295,15 +295,26 @@ class CrashLoopTests {
 		 * @return {@code name=value} pairs
 		 */
 		List<String> consumerProperties(int life, boolean last) {
-			return List.of("spring.datasource.url=" + consumerUrl(last), "spring.datasource.username=" + this.user,
-					"batch-consumer.jdbc.lease-duration=" + LEASE,
-					"spring.datasource.password=", "spring.datasource.hikari.maximum-pool-size=" + (THREADS + 2),
+			List<String> properties = new ArrayList<>(dataSourceProperties(last));
+			properties.addAll(List.of("batch-consumer.jdbc.lease-duration=" + LEASE,
+					"spring.datasource.hikari.maximum-pool-size=" + (THREADS + 2),
 					"spring.jmx.enabled=false", "crash.life=" + life, "batch-consumer.group=" + CrashLoopApplication.TOPIC,
 					"batch-consumer.jdbc.instance-id=crash-consumer", "batch-consumer.jdbc.initialize-schema=always",
 					"batch-consumer.jdbc.queues-per-topic=" + QUEUES, "batch-consumer.thread-size=" + THREADS,
 					"batch-consumer.consumer-batch-size=" + CONSUMER_BATCH, "batch-consumer.pull-batch-size=" + PULL_BATCH,
 					"batch-consumer.flow-control.pull-threshold-for-queue=" + MAX_SPAN,
-					"batch-consumer.flow-control.max-span=" + MAX_SPAN, "batch-consumer.commit.interval=0");
+					"batch-consumer.flow-control.max-span=" + MAX_SPAN, "batch-consumer.commit.interval=0"));
+			return properties;
+		}
+
+		/**
+		 * The data source of a consumer life.
+		 * @param last whether it is the last life
+		 * @return its URL, user and password as {@code name=value} pairs
+		 */
+		List<String> dataSourceProperties(boolean last) {
+			return List.of("spring.datasource.url=" + consumerUrl(last), "spring.datasource.username=" + this.user,
+					"spring.datasource.password=");
 		}
 
 		/** Produces the messages with ids {@code from} (inclusive) to {@code to} (exclusive), keyed. */

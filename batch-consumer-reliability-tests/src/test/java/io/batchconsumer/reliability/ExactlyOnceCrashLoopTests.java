@@ -21,9 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The SIGKILL crash loop with {@code processing: exactly-once} on the JDBC transport (H2 file and
- * PostgreSQL): the consumer ({@link CrashLoopApplication}) inserts one row per message into a table
- * without a unique key inside the delivery's transaction and is killed at random moments, 20
+ * The SIGKILL crash loop with {@code processing: exactly-once} on the JDBC transport (PostgreSQL and
+ * MariaDB; not on an H2 file, which does not always roll back a transaction that was in flight at a
+ * SIGKILL: docs/exactly-once.md, {@code docs/tools/H2KillConsistency.java}): the consumer
+ * ({@link CrashLoopApplication}) inserts one row per message into a table without a unique key
+ * inside the delivery's transaction and is killed at random moments, 20
  * times, then runs to the end once. Every message must then have exactly one row: lost 0,
  * duplicates 0. The same loop in {@code at-least-once} mode (two kills) must show duplicates, so
  * the exactly-once assertion can fail.
@@ -43,7 +45,7 @@ class ExactlyOnceCrashLoopTests {
 	Path directory;
 
 	@ParameterizedTest(name = "{0} {1}")
-	@CsvSource({ "H2_FILE, exactly-once", "POSTGRESQL, exactly-once", "H2_FILE, at-least-once" })
+	@CsvSource({ "POSTGRESQL, exactly-once", "MARIADB, exactly-once", "POSTGRESQL, at-least-once" })
 	void afterRepeatedSigkillsEveryMessageHasExactlyOneRow(Store store, String processing) throws Exception {
 		boolean exactlyOnce = processing.equals("exactly-once");
 		long seed = Soak.seed("ExactlyOnceCrashLoopTests " + store + " " + processing);

@@ -30,7 +30,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The SIGKILL crash loop with {@code processing: exactly-once} on the Kafka transport: offsets in
- * Kafka, the rows and the completion marks in an H2 file database. The consumer
+ * Kafka, the rows and the completion marks in PostgreSQL (not in an H2 file: H2 does not always
+ * roll back a transaction that was in flight at a SIGKILL, see docs/exactly-once.md and
+ * {@code docs/tools/H2KillConsistency.java}, so no consumer can be exact on it across kills). The consumer
  * ({@link CrashLoopApplication}) inserts one row per message into a table without a unique key
  * inside the delivery's transaction and is killed at random, at least 20 times, then runs to the
  * end. Every record of the topic then has exactly one row (counted per partition and offset, see
@@ -58,7 +60,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 		int kills = exactlyOnce ? Soak.pick(20, 60) : 2;
 		try (RestartableKafka broker = RestartableKafka.startOnFreePort();
 				KafkaTransport producer = new KafkaTransport(Map.of("bootstrap.servers", broker.bootstrap()));
-				Database database = Database.start(Store.H2_FILE, this.directory)) {
+				Database database = Database.start(Store.POSTGRESQL, this.directory)) {
 			broker.createTopic(CrashLoopApplication.TOPIC, PARTITIONS);
 			database.execute("CREATE TABLE processed (life INT NOT NULL, msg_id BIGINT NOT NULL, queue_id INT NOT NULL,"
 					+ " msg_offset BIGINT NOT NULL)");
@@ -116,9 +118,8 @@ class ExactlyOnceKafkaCrashLoopTests {
 
 	private static List<String> properties(Database database, RestartableKafka broker, int life, boolean last,
 			String processing) {
-		String url = database.consumerUrl(last);
-		List<String> properties = new ArrayList<>(List.of("spring.datasource.url=" + url, "spring.datasource.username=sa",
-				"spring.datasource.password=", "spring.datasource.hikari.maximum-pool-size=6", "spring.jmx.enabled=false",
+		List<String> properties = new ArrayList<>(database.dataSourceProperties(last));
+		properties.addAll(List.of("spring.datasource.hikari.maximum-pool-size=6", "spring.jmx.enabled=false",
 				"crash.life=" + life, "batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=" + broker.bootstrap(),
 				"spring.kafka.consumer.properties.group.instance.id=crash-consumer",
 				"spring.kafka.consumer.properties.session.timeout.ms=6000",
@@ -211,7 +212,6 @@ class ExactlyOnceKafkaCrashLoopTests {
 			ChildProcess consumer, int total, List<String> lives) throws InterruptedException {
 		consumer.awaitReady(Duration.ofMinutes(2));
 		try (HikariDataSource pool = database.sharedPool()) {
-			// A connection to the H2 file can fail while the consumer takes the AUTO_SERVER over: poll on.
 			await().atMost(Duration.ofMinutes(3))
 				.pollInterval(Duration.ofMillis(300))
 				.ignoreExceptions()

@@ -150,9 +150,8 @@ class KafkaCrashLoopTests {
 	}
 
 	private static List<String> consumerProperties(Database database, SharedKafka broker, int life, boolean last) {
-		String url = database.consumerUrl(last);
-		return List.of("spring.datasource.url=" + url, "spring.datasource.username=sa", "spring.datasource.password=",
-				"spring.datasource.hikari.maximum-pool-size=6", "spring.jmx.enabled=false", "crash.life=" + life,
+		List<String> properties = new ArrayList<>(database.dataSourceProperties(last));
+		properties.addAll(List.of("spring.datasource.hikari.maximum-pool-size=6", "spring.jmx.enabled=false", "crash.life=" + life,
 				"batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=" + broker.bootstrap(),
 				"spring.kafka.consumer.properties.group.instance.id=crash-consumer",
 				"spring.kafka.consumer.properties.session.timeout.ms=6000",
@@ -161,7 +160,8 @@ class KafkaCrashLoopTests {
 				"batch-consumer.pull-batch-size=" + PULL_BATCH,
 				"batch-consumer.flow-control.pull-threshold-for-queue=" + MAX_SPAN,
 				"batch-consumer.flow-control.max-span=" + MAX_SPAN, "batch-consumer.commit.interval=100ms",
-				"batch-consumer.shutdown-timeout=10s");
+				"batch-consumer.shutdown-timeout=10s"));
+		return properties;
 	}
 
 	/** Produces the messages with ids {@code from} (inclusive) to {@code to} (exclusive), keyed. */

@@ -1,10 +1,16 @@
 package io.batchconsumer.spring.autoconfigure;
 
 import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Map;
 
 import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -26,13 +32,17 @@ import io.batchconsumer.core.exactlyonce.ExactlyOnce;
  * {@code batch-consumer.exactly-once.transaction-manager}), checks that they belong together and
  * that the listener method is not itself {@code @Transactional} with another manager, creates the
  * completion table when needed and registers the meter {@code batch.consumer.completions.pending}.
- * Each problem fails start-up with a message that says what to do.
+ * Each problem fails start-up with a message that says what to do. On an H2 database that is not
+ * in memory it warns: H2 does not always roll back a transaction that was in flight when the
+ * process was killed (docs/exactly-once.md).
  *
  * <p>Threading: used on the thread that creates the containers.
  */
 final class ExactlyOnceSupport {
 
 	static final String METER = "batch.consumer.completions.pending";
+
+	private static final Logger logger = LoggerFactory.getLogger(ExactlyOnceSupport.class);
 
 	private final ListableBeanFactory beanFactory;
 
@@ -60,6 +70,7 @@ final class ExactlyOnceSupport {
 		PlatformTransactionManager manager = this.beanFactory.getBean(managerName, PlatformTransactionManager.class);
 		checkManagerIsForDataSource(listener, managerName, manager, dataSource);
 		checkListenerTransaction(listener, method, managerName);
+		warnOnH2(listener, dataSource);
 		CompletionTable table = new CompletionTable(this.properties.getJdbc().getTablePrefix());
 		if (!"never".equalsIgnoreCase(this.properties.getJdbc().getInitializeSchema())) {
 			table.create(dataSource);
@@ -88,6 +99,31 @@ final class ExactlyOnceSupport {
 		catch (RuntimeException ex) {
 			throw new IllegalStateException(listener + " but there are several DataSources " + dataSources.keySet()
 					+ " and none is primary; mark the one of the listener's writes @Primary", ex);
+		}
+	}
+
+	/**
+	 * H2 keeps part of a transaction that was in flight at a SIGKILL in some runs (rows of a
+	 * delivery without their marks, or marks without the rows), so exactly-once on an H2 file holds
+	 * across clean restarts and in-process failures but not across a kill.
+	 */
+	private static void warnOnH2(String listener, DataSource dataSource) {
+		String url;
+		try (Connection connection = dataSource.getConnection()) {
+			DatabaseMetaData metaData = connection.getMetaData();
+			if (!"H2".equals(metaData.getDatabaseProductName())) {
+				return;
+			}
+			url = metaData.getURL();
+		}
+		catch (SQLException ex) {
+			return; // creating or reading the completion table says what is wrong with the database
+		}
+		if (url != null && !url.startsWith("jdbc:h2:mem:")) {
+			logger.warn("{} on the H2 database {}: H2 does not always roll back a transaction that was in flight "
+					+ "when its process was killed, so after a kill (SIGKILL, power loss) the writes of a message can be "
+					+ "there twice or missing; exactly-once holds across clean restarts and failures inside the process. Use "
+					+ "PostgreSQL or MySQL/MariaDB where a kill must not break it (docs/exactly-once.md)", listener, url);
 		}
 	}
 

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -22,6 +23,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerA
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -80,6 +83,23 @@ class ExactlyOnceAutoConfigurationTests {
 			assertThat(context.getBean(MeterRegistry.class).get("batch.consumer.completions.pending")
 				.tag("listener", "annotated").gauge()).isNotNull();
 		});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void onAnH2FileStartUpWarnsThatAKillCanBreakItAndInMemoryItDoesNot(CapturedOutput output) {
+		String warning = "Listener 'annotated' has processing: exactly-once on the H2 database jdbc:h2:file:";
+		this.runner().withUserConfiguration(AnnotatedListener.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains(warning, "does not always roll back a transaction that was in flight");
+		});
+		int before = output.toString().length();
+		this.runner().withUserConfiguration(AnnotatedListener.class)
+			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:eo-warning")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.toString().substring(before)).doesNotContain("on the H2 database");
+			});
 	}
 
 	@Test
