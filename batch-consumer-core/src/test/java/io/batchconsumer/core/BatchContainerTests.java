@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.batchconsumer.core.testing.ContainerFixture;
 
@@ -290,6 +291,43 @@ class BatchContainerTests {
 		container.resume().join();
 		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
 		assertThat(processed.get()).isEqualTo(400);
+	}
+
+	@ParameterizedTest
+	@ValueSource(booleans = { true, false })
+	void aPauseTakesBackTheSlicesWaitingForAWorkerSoNoListenerCallStartsUntilTheResume(boolean wholeContainer)
+			throws Exception {
+		this.fixture = new ContainerFixture(1, 10);
+		TopicPartition partition = new TopicPartition(ContainerFixture.TOPIC, 0);
+		CountDownLatch entered = new CountDownLatch(1);
+		AtomicBoolean paused = new AtomicBoolean();
+		Set<Long> startedWhilePaused = ConcurrentHashMap.newKeySet();
+		Map<Long, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+		BatchContainer container = this.fixture.start((o) -> o.ordering(Ordering.KEY).threadSize(1)
+			.consumerBatchSize(1).commitInterval(Duration.ZERO), (slice) -> {
+				long offset = slice.get(0).offset();
+				if (paused.get()) {
+					startedWhilePaused.add(offset);
+				}
+				deliveries.computeIfAbsent(offset, (k) -> new AtomicInteger()).incrementAndGet();
+				if (offset == 0) {
+					entered.countDown();
+					this.release.await();
+				}
+				return BatchResult.success();
+			});
+		assertThat(entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		// By now the owner has handed out offset 1 too: it waits in the pool's queue for the one worker.
+		container.resume().join();
+		(wholeContainer ? container.pause() : container.pause(partition)).join();
+		paused.set(true);
+		this.release.countDown();
+		await().atMost(WAIT).until(() -> this.fixture.committed(0) >= 1);
+		paused.set(false);
+		(wholeContainer ? container.resume() : container.resume(partition)).join();
+		await().atMost(WAIT).until(() -> this.fixture.committed(0) == 10);
+		assertThat(startedWhilePaused).as("listener calls started while paused").isEmpty();
+		assertThat(deliveries.values()).allMatch((count) -> count.get() == 1);
 	}
 
 	@Test

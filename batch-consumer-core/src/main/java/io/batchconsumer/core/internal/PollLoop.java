@@ -89,7 +89,8 @@ final class PollLoop implements Runnable {
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, ticker.nanoTime());
 		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted,
 				ticker, this.dispatcher::withdrawQueued);
-		this.commands = new OwnerCommands(options, source, status, this.partitions, this.commits, this.drain);
+		this.commands = new OwnerCommands(options, source, status, this.partitions, this.commits, this.drain,
+				this.dispatcher::withdrawQueued);
 	}
 
 	@Override

@@ -1,6 +1,5 @@
 package io.batchconsumer.core.internal;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -32,8 +31,9 @@ import io.batchconsumer.core.Ordering;
  *
  * <p>Up to {@value #HANDED_OUT_PER_WORKER} slices per worker are handed out at once: one runs, the
  * next waits in the pool's queue, so a worker that finishes takes its next slice without waiting for
- * the owner thread's turn (at zero work that hand-off was the cost, not the records). A handed-out
- * slice is started like a running one: a pause or a revoke lets it run and waits for it.
+ * the owner thread's turn (at zero work that hand-off was the cost, not the records). A pause, a
+ * revoke or the stop takes back the slices not started ({@link #withdrawQueued}): only started slices
+ * run on, as with one slice per worker; a user-paused partition's slices wait in the ready queue.
  *
  * <p>A slice that comes back unfinished while its epoch is current (a {@code Throwable} escaped
  * its processing, see {@link SliceTask}) is run again first, still holding its keys.
@@ -61,8 +61,8 @@ final class ThreadBatchDispatcher {
 
 	private final DueGate dueGate;
 
-	/** Slices a key gate released, waiting for a free worker. */
-	private final ArrayDeque<Slice> ready = new ArrayDeque<>();
+	/** Slices a key gate released, retried or taken back, waiting for a free worker. */
+	private final ReadySlices ready;
 
 	/** Slices handed to a worker and not completed, of any epoch, with their tasks (by identity). */
 	private final Map<Slice, SliceTask> onWorker = new HashMap<>();
@@ -81,6 +81,7 @@ final class ThreadBatchDispatcher {
 		this.keyless = new KeylessWarning(options.id());
 		this.options = options;
 		this.partitions = partitions;
+		this.ready = new ReadySlices(partitions);
 		this.runner = runner;
 		this.workers = workers;
 		this.mailbox = mailbox;
@@ -117,12 +118,10 @@ final class ThreadBatchDispatcher {
 	void dispatch(long nowNanos) {
 		int limit = this.options.threadSize() * HANDED_OUT_PER_WORKER;
 		int idle = limit - this.busy;
-		while (idle > 0 && !this.ready.isEmpty()) {
-			Slice slice = this.ready.pollFirst();
-			if (this.partitions.isCurrent(slice) && !slice.partition.isDraining()) {
-				submit(slice);
-				idle--;
-			}
+		Slice next;
+		while (idle > 0 && (next = this.ready.poll()) != null) {
+			submit(next);
+			idle--;
 		}
 		for (Slice slice : formBatches(this.partitions.all(), idle, nowNanos)) {
 			if (this.busy < limit) {
@@ -156,14 +155,15 @@ final class ThreadBatchDispatcher {
 		}
 		for (Slice released : partition.finishSlice(slice)) {
 			released.state = BatchStats.SliceState.WAITING_FOR_WORKER;
-			this.ready.add(released);
+			this.ready.addLast(released);
 		}
 	}
 
 	/**
-	 * Takes back the slices of these partitions still waiting in the pool's queue (not started), as
-	 * a drain begins: they go back to the ready queue holding their keys, so a drain waits only for
-	 * slices that started, and the ledger keeps them open (a revoked partition's next owner reads them).
+	 * Takes back the slices of these partitions still waiting in the pool's queue (not started), as a
+	 * drain or a pause begins: they go back to the ready queue holding their keys (the ledger keeps
+	 * them open), so only slices that started run on. A slice a worker took already is not in the
+	 * queue: it counts as started.
 	 * @param states the partitions
 	 */
 	void withdrawQueued(Collection<PartitionState> states) {
