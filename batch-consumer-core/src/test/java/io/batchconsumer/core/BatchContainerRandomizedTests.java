@@ -118,6 +118,24 @@ class BatchContainerRandomizedTests {
 			}
 		}
 
+		/**
+		 * Waits until the aborted container's worker threads have ended, as a crashed process's
+		 * have. {@code abort()} does not wait for a listener call in progress (it finishes on its
+		 * own, its result ignored), so a container started at once can run a slice of the same key
+		 * or partition beside it: "two slices work on 't-0' at once" between the two containers,
+		 * which is no ordering fault of either (seed 30 once, on a loaded machine).
+		 */
+		private void awaitWorkersEnded() {
+			String prefix = "batch-consumer-" + this.options.id() + "-worker-";
+			// The owner thread has ended (abort joins it), so no worker of the aborted container starts after this.
+			List<Thread> workers = Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.filter((thread) -> thread.getName().startsWith(prefix))
+				.toList();
+			await().atMost(Duration.ofSeconds(10)).until(() -> workers.stream().noneMatch(Thread::isAlive));
+		}
+
 		private void chaos() throws Exception {
 			Thread.sleep(this.random.nextInt(30));
 			List<TopicPartition> all = this.workload.broker.partitions(RandomWorkload.TOPIC);
@@ -136,6 +154,7 @@ class BatchContainerRandomizedTests {
 				}
 				default -> {
 					this.container.abort();
+					awaitWorkersEnded();
 					this.workload.guarantee.allowRewind();
 					startContainer();
 				}

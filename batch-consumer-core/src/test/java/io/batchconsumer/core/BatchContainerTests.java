@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.batchconsumer.core.testing.ContainerFixture;
 
@@ -124,6 +125,41 @@ class BatchContainerTests {
 		await().atMost(WAIT).until(() -> this.fixture.source().assignment().isEmpty());
 		assertThat(commits.get()).isEqualTo(1);
 		assertThat(lastCommit.get()).as("the drained slice is covered").isGreaterThan(10);
+	}
+
+	@Test
+	void aRevokeTakesBackTheSlicesWaitingForAWorkerAndWaitsOnlyForTheOneRunning() throws Exception {
+		this.fixture = new ContainerFixture(1, 10);
+		TopicPartition partition = new TopicPartition(ContainerFixture.TOPIC, 0);
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch revoking = new CountDownLatch(1);
+		List<Long> commits = new java.util.concurrent.CopyOnWriteArrayList<>();
+		Map<Long, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+		this.fixture.broker.onCommit((tp, offset) -> commits.add(offset));
+		this.fixture.start((o) -> o.ordering(Ordering.KEY).threadSize(1).consumerBatchSize(1)
+			.commitInterval(Duration.ofHours(1)), (slice) -> {
+				slice.forEach((m) -> deliveries.computeIfAbsent(m.offset(), (k) -> new AtomicInteger()).incrementAndGet());
+				if (slice.get(0).offset() == 0) {
+					entered.countDown();
+					this.release.await();
+				}
+				return BatchResult.success();
+			});
+		this.fixture.source().onRevoke((partitions) -> revoking.countDown());
+		assertThat(entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		// The revoke runs in a later poll, after a hand-out of offset 1: it waits in the pool's queue.
+		this.fixture.source().requestRevoke(Set.of(partition));
+		this.fixture.source().requestAssign(Set.of(partition));
+		assertThat(revoking.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		// A command runs only once the drain waits, after it took offset 1 back: released before, the
+		// worker could take offset 1 from the queue first, and the drain would rightly wait for it.
+		this.fixture.container().resume().join();
+		this.release.countDown();
+		await().atMost(WAIT).until(() -> deliveries.size() == 10);
+		assertThat(this.fixture.container().stop()).isTrue();
+		assertThat(commits).as("the revoke's commit covers the running slice only").startsWith(1L).endsWith(10L);
+		assertThat(deliveries.values()).as("a slice taken back runs once, in the next epoch")
+			.allMatch((count) -> count.get() == 1);
 	}
 
 	@Test
@@ -260,6 +296,43 @@ class BatchContainerTests {
 		assertThat(processed.get()).isEqualTo(400);
 	}
 
+	@ParameterizedTest
+	@ValueSource(booleans = { true, false })
+	void aPauseTakesBackTheSlicesWaitingForAWorkerSoNoListenerCallStartsUntilTheResume(boolean wholeContainer)
+			throws Exception {
+		this.fixture = new ContainerFixture(1, 10);
+		TopicPartition partition = new TopicPartition(ContainerFixture.TOPIC, 0);
+		CountDownLatch entered = new CountDownLatch(1);
+		AtomicBoolean paused = new AtomicBoolean();
+		Set<Long> startedWhilePaused = ConcurrentHashMap.newKeySet();
+		Map<Long, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+		BatchContainer container = this.fixture.start((o) -> o.ordering(Ordering.KEY).threadSize(1)
+			.consumerBatchSize(1).commitInterval(Duration.ZERO), (slice) -> {
+				long offset = slice.get(0).offset();
+				if (paused.get()) {
+					startedWhilePaused.add(offset);
+				}
+				deliveries.computeIfAbsent(offset, (k) -> new AtomicInteger()).incrementAndGet();
+				if (offset == 0) {
+					entered.countDown();
+					this.release.await();
+				}
+				return BatchResult.success();
+			});
+		assertThat(entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		// By now the owner has handed out offset 1 too: it waits in the pool's queue for the one worker.
+		container.resume().join();
+		(wholeContainer ? container.pause() : container.pause(partition)).join();
+		paused.set(true);
+		this.release.countDown();
+		await().atMost(WAIT).until(() -> this.fixture.committed(0) >= 1);
+		paused.set(false);
+		(wholeContainer ? container.resume() : container.resume(partition)).join();
+		await().atMost(WAIT).until(() -> this.fixture.committed(0) == 10);
+		assertThat(startedWhilePaused).as("listener calls started while paused").isEmpty();
+		assertThat(deliveries.values()).allMatch((count) -> count.get() == 1);
+	}
+
 	@Test
 	void stopWaitsForInFlightWorkAndCommitsIt() {
 		this.fixture = new ContainerFixture(1, 30);
@@ -297,6 +370,36 @@ class BatchContainerTests {
 		assertThat(deliveries.values()).allMatch((count) -> count.get() == 2);
 	}
 
+	@Test
+	void anAbortLeavesAListenerCallInProgressToFinishOnItsOwnBesideTheNextContainer() throws Exception {
+		// Why a test that restarts after abort() waits for the old workers: nothing stops them from
+		// overlapping the next container's slices of the same partition (a real crash would).
+		this.fixture = new ContainerFixture(1, 10);
+		CountDownLatch entered = new CountDownLatch(1);
+		AtomicBoolean oldCallEnded = new AtomicBoolean();
+		this.fixture.start((o) -> o.ordering(Ordering.PARTITION).threadSize(1).commitInterval(Duration.ZERO),
+				(slice) -> {
+					entered.countDown();
+					this.release.await();
+					oldCallEnded.set(true);
+					return BatchResult.success();
+				});
+		assertThat(entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(this.fixture.container().abort()).as("abort returns while the listener call runs").isTrue();
+		AtomicInteger besideTheOldCall = new AtomicInteger();
+		this.fixture.start((o) -> o.ordering(Ordering.PARTITION).threadSize(1).commitInterval(Duration.ZERO),
+				(slice) -> {
+					if (!oldCallEnded.get()) {
+						besideTheOldCall.addAndGet(slice.size());
+					}
+					return BatchResult.success();
+				});
+		await().atMost(WAIT).until(() -> this.fixture.committed(0) == 10);
+		assertThat(besideTheOldCall).hasValue(10);
+		this.release.countDown();
+		await().atMost(WAIT).untilTrue(oldCallEnded);
+		assertThat(this.fixture.committed(0)).isEqualTo(10);
+	}
 
 	@Test
 	void anIdleContainerBlocksInPollInsteadOfSpinning() {

@@ -2,6 +2,8 @@ package io.batchconsumer.core.internal;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.batchconsumer.core.Message;
 
@@ -52,12 +54,33 @@ final class DueGate {
 	 * @return milliseconds, zero or less when it is due
 	 */
 	long millisUntilDue(Message<?> message) {
+		if (isOpen() && message.headers().isEmpty()) {
+			return 0;
+		}
 		long deliverAt = message.deliverAtMillis();
 		if (isOpen() && deliverAt == 0) {
 			return 0;
 		}
 		long due = Math.max(message.timestamp() + this.delayMillis, deliverAt);
 		return due - this.clock.millis();
+	}
+
+	/**
+	 * How long until the head of a partition waiting for its delay falls due, for the poll loop's
+	 * wait; {@code Long.MAX_VALUE} when none waits.
+	 * @param partitions the assigned partitions
+	 * @return nanoseconds
+	 */
+	long nanosUntilHeadDue(List<PartitionState> partitions) {
+		long millis = Long.MAX_VALUE;
+		for (PartitionState partition : partitions) {
+			// A head that is due already waits for a worker, whose completion wakes the loop.
+			long until = partition.isDispatchable() ? millisUntilDue(partition.head()) : 0;
+			if (until > 0) {
+				millis = Math.min(millis, until);
+			}
+		}
+		return (millis == Long.MAX_VALUE) ? millis : TimeUnit.MILLISECONDS.toNanos(millis);
 	}
 
 }

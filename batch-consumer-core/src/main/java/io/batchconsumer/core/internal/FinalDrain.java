@@ -3,6 +3,7 @@ package io.batchconsumer.core.internal;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 import org.slf4j.Logger;
@@ -11,8 +12,9 @@ import org.slf4j.LoggerFactory;
 import io.batchconsumer.core.ContainerOptions;
 
 /**
- * The end of some partitions' epochs on a revoke or a stop: no new slices, wait up to
- * {@code shutdown-timeout} for the slices on a worker, then the final synchronous commit.
+ * The end of some partitions' epochs on a revoke or a stop: no new slices, the slices still waiting
+ * in the pool's queue taken back (they are delivered again), wait up to {@code shutdown-timeout} for
+ * the slices on a worker, then the final synchronous commit.
  *
  * <p>A partition whose epoch ended while it drained (a seek from the endpoint, which committed its
  * own position) is not committed: the old epoch's watermark would move the position back over the
@@ -38,9 +40,13 @@ final class FinalDrain {
 
 	private final Ticker ticker;
 
+	/** Takes back the partitions' slices that wait in the pool's queue, not started. */
+	private final Consumer<List<PartitionState>> withdrawQueued;
+
 	FinalDrain(ContainerOptions options, Partitions partitions, CommitScheduler commits, LongConsumer waitForMailbox,
-			BooleanSupplier aborted, Ticker ticker) {
+			BooleanSupplier aborted, Ticker ticker, Consumer<List<PartitionState>> withdrawQueued) {
 		this.ticker = ticker;
+		this.withdrawQueued = withdrawQueued;
 		this.options = options;
 		this.partitions = partitions;
 		this.commits = commits;
@@ -64,6 +70,7 @@ final class FinalDrain {
 	 * @param states the partitions' current states
 	 */
 	void drain(List<PartitionState> states) {
+		this.withdrawQueued.accept(states);
 		for (PartitionState state : states) {
 			state.startDraining();
 		}

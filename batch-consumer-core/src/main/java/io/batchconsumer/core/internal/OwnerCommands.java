@@ -1,6 +1,8 @@
 package io.batchconsumer.core.internal;
 
 import java.util.Collection;
+import java.util.List;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,10 +36,14 @@ final class OwnerCommands implements RebalanceListener {
 
 	private final FinalDrain drain;
 
+	/** Takes back the partitions' slices that wait in the pool's queue, not started. */
+	private final Consumer<List<PartitionState>> withdrawQueued;
+
 	private boolean paused;
 
 	OwnerCommands(ContainerOptions options, MessageSource source, ContainerStatus status, Partitions partitions,
-			CommitScheduler commits, FinalDrain drain) {
+			CommitScheduler commits, FinalDrain drain, Consumer<List<PartitionState>> withdrawQueued) {
+		this.withdrawQueued = withdrawQueued;
 		this.options = options;
 		this.source = source;
 		this.status = status;
@@ -73,10 +79,14 @@ final class OwnerCommands implements RebalanceListener {
 	}
 
 	/**
-	 * Pauses or resumes the whole container.
+	 * Pauses or resumes the whole container. A pause takes back the slices not started: no listener
+	 * call starts after it (those running finish).
 	 * @param pause {@code true} to pause
 	 */
 	void pauseAll(boolean pause) {
+		if (pause) {
+			this.withdrawQueued.accept(this.partitions.all());
+		}
 		this.paused = pause;
 		this.status.state(pause ? ContainerState.PAUSED : ContainerState.RUNNING);
 	}
@@ -87,7 +97,11 @@ final class OwnerCommands implements RebalanceListener {
 	 * @param pause {@code true} to pause
 	 */
 	void pausePartition(TopicPartition partition, boolean pause) {
-		assigned(partition).pauses.pauseByUser(pause);
+		PartitionState state = assigned(partition);
+		state.pauses.pauseByUser(pause);
+		if (pause) {
+			this.withdrawQueued.accept(List.of(state));
+		}
 	}
 
 	/**

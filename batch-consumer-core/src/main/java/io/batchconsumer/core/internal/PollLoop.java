@@ -16,9 +16,9 @@ import io.batchconsumer.core.MessageSource;
 /**
  * The owner thread's loop: the only code that touches the {@link MessageSource}, the ledgers and
  * the buffers. Each turn handles the mailbox (completions and commands), commits what is due,
- * applies flow control, hands out thread batches, polls and hands out again. A revoke and the stop
- * end their partitions through {@link FinalDrain}. An interrupt of the owner thread asks for a
- * graceful stop (drain, final commit); workers are never interrupted.
+ * applies flow control, hands out thread batches, polls (when {@link PollPacing} lets it) and hands
+ * out again. A revoke and the stop end their partitions through {@link FinalDrain}. An interrupt of
+ * the owner thread asks for a graceful stop (drain, final commit); workers are never interrupted.
  *
  * <p>The rebalance callbacks and the operator's commands are {@link OwnerCommands}; every commit goes
  * through the {@link CommitScheduler}; the time comes from the injected {@link Ticker}.
@@ -69,9 +69,9 @@ final class PollLoop implements Runnable {
 	/** Set by {@link #requestStop(boolean)} for a crash-like stop: no drain, no commit. */
 	private volatile boolean aborted;
 
-	private boolean subscribed;
+	private final PollPacing pacing;
 
-	private long nextPollNanos;
+	private boolean subscribed;
 
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
 			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate) {
@@ -85,10 +85,12 @@ final class PollLoop implements Runnable {
 		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post, selector,
 				dueGate);
 		this.flow = new FlowController(options, status.counters());
+		this.pacing = new PollPacing(options);
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, ticker.nanoTime());
 		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted,
-				ticker);
-		this.commands = new OwnerCommands(options, source, status, this.partitions, this.commits, this.drain);
+				ticker, this.dispatcher::withdrawQueued);
+		this.commands = new OwnerCommands(options, source, status, this.partitions, this.commits, this.drain,
+				this.dispatcher::withdrawQueued);
 	}
 
 	@Override
@@ -113,7 +115,7 @@ final class PollLoop implements Runnable {
 			this.workers.shutdown();
 			warnOfOutlivingListeners();
 			closeSource();
-			this.status.publish(this.partitions.all(), this.dispatcher.busy(), this.source, this.commands.isPaused());
+			this.status.publish(this.partitions.all(), this.dispatcher.busyThreads(), this.source, this.commands.isPaused());
 			if (this.mailbox.wasInterrupted()) {
 				Thread.currentThread().interrupt();
 			}
@@ -132,6 +134,7 @@ final class PollLoop implements Runnable {
 	void retune(ContainerOptions tuned) {
 		this.dispatcher.retune(tuned);
 		this.flow.retune(tuned);
+		this.pacing.retune(tuned);
 		this.status.threadSize(tuned.threadSize());
 	}
 
@@ -166,7 +169,7 @@ final class PollLoop implements Runnable {
 			dispatch();
 			pollOnce();
 			dispatch();
-			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busy(), this.source,
+			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busyThreads(), this.source,
 					this.commands.isPaused());
 		}
 		catch (RuntimeException ex) {
@@ -182,26 +185,22 @@ final class PollLoop implements Runnable {
 	private void pollOnce() {
 		long now = this.ticker.nanoTime();
 		long wait = Math.min(this.options.pollTimeout().toNanos(), nanosUntilSomethingIsDue(now));
-		if (now < this.nextPollNanos) {
-			waitForMailbox(Math.min(wait, this.nextPollNanos - now));
+		long hold = this.pacing.holdNanos(this.partitions.all(), this.dispatcher.busy(), now);
+		if (hold > 0) {
+			waitForMailbox(Math.min(wait, hold));
 			return;
 		}
 		List<Message<byte[]>> messages;
 		this.inPoll = true;
 		try {
-			if (!this.mailbox.isEmpty()) {
-				wait = 0;
-			}
-			messages = this.source.poll(Duration.ofNanos(wait));
+			messages = this.source.poll(Duration.ofNanos(this.mailbox.isEmpty() ? wait : 0));
 		}
 		finally {
 			this.inPoll = false;
 		}
 		this.status.sourceError(null);
 		this.partitions.buffer(messages);
-		if (!messages.isEmpty() && !this.options.pullInterval().isZero()) {
-			this.nextPollNanos = now + this.options.pullInterval().toNanos();
-		}
+		this.pacing.polled(now, !messages.isEmpty());
 	}
 
 	/**
@@ -266,6 +265,7 @@ final class PollLoop implements Runnable {
 	private void shutdown() {
 		this.status.state(ContainerState.STOPPING);
 		List<PartitionState> states = this.partitions.all();
+		this.dispatcher.withdrawQueued(states); // before the log counts the slices in flight
 		StopLog stopLog = StopLog.drainStarted(this.options.id(), states, this.options.shutdownTimeout().toMillis(),
 				this.ticker);
 		this.drain.drain(states);

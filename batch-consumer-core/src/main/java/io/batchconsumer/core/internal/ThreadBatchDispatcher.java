@@ -1,16 +1,14 @@
 package io.batchconsumer.core.internal;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Consumer;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.ContainerOptions;
@@ -31,6 +29,12 @@ import io.batchconsumer.core.Ordering;
  * partition served first last time, and no partition takes more than its share of the idle
  * workers while others wait.
  *
+ * <p>Up to {@value #HANDED_OUT_PER_WORKER} slices per worker are handed out at once: one runs, the
+ * next waits in the pool's queue, so a worker that finishes takes its next slice without waiting for
+ * the owner thread's turn (at zero work that hand-off was the cost, not the records). A pause, a
+ * revoke or the stop takes back the slices not started ({@link #withdrawQueued}): only started slices
+ * run on, as with one slice per worker; a user-paused partition's slices wait in the ready queue.
+ *
  * <p>A slice that comes back unfinished while its epoch is current (a {@code Throwable} escaped
  * its processing, see {@link SliceTask}) is run again first, still holding its keys.
  *
@@ -39,7 +43,8 @@ import io.batchconsumer.core.Ordering;
  */
 final class ThreadBatchDispatcher {
 
-	private static final Logger logger = LoggerFactory.getLogger(ThreadBatchDispatcher.class);
+	/** Slices handed out per worker: one running, one waiting in the pool's queue. */
+	static final int HANDED_OUT_PER_WORKER = 2;
 
 	/** Replaced by {@link #retune} (runtime tuning). */
 	private ContainerOptions options;
@@ -56,8 +61,8 @@ final class ThreadBatchDispatcher {
 
 	private final DueGate dueGate;
 
-	/** Slices a key gate released, waiting for a free worker. */
-	private final ArrayDeque<Slice> ready = new ArrayDeque<>();
+	/** Slices a key gate released, retried or taken back, waiting for a free worker. */
+	private final ReadySlices ready;
 
 	/** Slices handed to a worker and not completed, of any epoch, with their tasks (by identity). */
 	private final Map<Slice, SliceTask> onWorker = new HashMap<>();
@@ -67,23 +72,16 @@ final class ThreadBatchDispatcher {
 
 	private int turn;
 
-	/** Whether {@code key} ordering met a keyless message and said so (once per container). */
-	private boolean warnedKeyless;
-
-	/** A dispatcher that delivers every message at once (no tags, no filter, no delay). */
-	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
-			Consumer<Completion> mailbox) {
-		this(options, partitions, runner, workers, mailbox,
-				new MessageSelector(options.id(), io.batchconsumer.core.TagExpression.parse("*"), null, new Counters()),
-				new DueGate(java.time.Duration.ZERO, java.time.Clock.systemUTC()));
-	}
+	private final KeylessWarning keyless;
 
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
 			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate) {
 		this.selector = selector;
 		this.dueGate = dueGate;
+		this.keyless = new KeylessWarning(options.id());
 		this.options = options;
 		this.partitions = partitions;
+		this.ready = new ReadySlices(partitions);
 		this.runner = runner;
 		this.workers = workers;
 		this.mailbox = mailbox;
@@ -94,8 +92,14 @@ final class ThreadBatchDispatcher {
 		this.options = tuned;
 	}
 
+	/** Slices handed out (running or in the pool's queue) and not completed. */
 	int busy() {
 		return this.busy;
+	}
+
+	/** Workers running a slice, as far as the owner knows: at most the thread size. */
+	int busyThreads() {
+		return Math.min(this.busy, this.options.threadSize());
 	}
 
 	/**
@@ -112,16 +116,15 @@ final class ThreadBatchDispatcher {
 	 * @param nowNanos the time new batches are opened
 	 */
 	void dispatch(long nowNanos) {
-		int idle = this.options.threadSize() - this.busy;
-		while (idle > 0 && !this.ready.isEmpty()) {
-			Slice slice = this.ready.pollFirst();
-			if (this.partitions.isCurrent(slice) && !slice.partition.isDraining()) {
-				submit(slice);
-				idle--;
-			}
+		int limit = this.options.threadSize() * HANDED_OUT_PER_WORKER;
+		int idle = limit - this.busy;
+		Slice next;
+		while (idle > 0 && (next = this.ready.poll()) != null) {
+			submit(next);
+			idle--;
 		}
 		for (Slice slice : formBatches(this.partitions.all(), idle, nowNanos)) {
-			if (this.busy < this.options.threadSize()) {
+			if (this.busy < limit) {
 				submit(slice);
 			}
 			else {
@@ -152,7 +155,31 @@ final class ThreadBatchDispatcher {
 		}
 		for (Slice released : partition.finishSlice(slice)) {
 			released.state = BatchStats.SliceState.WAITING_FOR_WORKER;
-			this.ready.add(released);
+			this.ready.addLast(released);
+		}
+	}
+
+	/**
+	 * Takes back the slices of these partitions still waiting in the pool's queue (not started), as a
+	 * drain or a pause begins: they go back to the ready queue holding their keys (the ledger keeps
+	 * them open), so only slices that started run on. A slice a worker took already is not in the
+	 * queue: it counts as started.
+	 * @param states the partitions
+	 */
+	void withdrawQueued(Collection<PartitionState> states) {
+		if (!(this.workers instanceof ThreadPoolExecutor pool)) {
+			return;
+		}
+		for (Iterator<Map.Entry<Slice, SliceTask>> it = this.onWorker.entrySet().iterator(); it.hasNext();) {
+			Map.Entry<Slice, SliceTask> entry = it.next();
+			Slice slice = entry.getKey();
+			if (states.contains(slice.partition) && pool.remove(entry.getValue())) {
+				it.remove();
+				this.busy--;
+				slice.partition.sliceEnded();
+				slice.state = BatchStats.SliceState.WAITING_FOR_WORKER;
+				this.ready.addFirst(slice);
+			}
 		}
 	}
 
@@ -207,21 +234,9 @@ final class ThreadBatchDispatcher {
 		return this.options.ordering() != Ordering.PARTITION || partition.openBatches() == 0;
 	}
 
-	/**
-	 * How long until the head of a partition waiting for its delay falls due, for the poll loop's
-	 * wait; {@code Long.MAX_VALUE} when none waits.
-	 * @return nanoseconds
-	 */
+	/** How long until the first waiting head falls due (see {@link DueGate#nanosUntilHeadDue}). */
 	long nanosUntilHeadDue() {
-		long millis = Long.MAX_VALUE;
-		for (PartitionState partition : this.partitions.all()) {
-			// A head that is due already waits for a worker, whose completion wakes the loop.
-			long until = partition.isDispatchable() ? this.dueGate.millisUntilDue(partition.head()) : 0;
-			if (until > 0) {
-				millis = Math.min(millis, until);
-			}
-		}
-		return (millis == Long.MAX_VALUE) ? millis : TimeUnit.MILLISECONDS.toNanos(millis);
+		return this.dueGate.nanosUntilHeadDue(this.partitions.all());
 	}
 
 	/**
@@ -242,7 +257,7 @@ final class ThreadBatchDispatcher {
 	private int openOneBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
 		int batchSize = this.options.consumerBatchSize();
 		int buffered = partition.leading(this.options.threadSize() * batchSize, this.dueGate::isDue);
-		int n = Math.min(Math.min(workers, ceilDiv(buffered, batchSize)), this.options.threadSize());
+		int n = Math.min(Math.min(workers, SliceSplitter.ceilDiv(buffered, batchSize)), this.options.threadSize());
 		if (this.options.ordering() == Ordering.PARTITION) {
 			n = 1;
 		}
@@ -257,15 +272,14 @@ final class ThreadBatchDispatcher {
 			partition.passFiltered(first, last, nowNanos);
 			return -1;
 		}
-		if (this.options.ordering() == Ordering.KEY && !this.warnedKeyless) {
-			warnIfKeyless(run);
+		if (this.options.ordering() == Ordering.KEY) {
+			this.keyless.check(run);
 		}
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY)
 				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), batchSize) : SliceSplitter.consecutive(run, n);
 		int started = 0;
 		// The batch covers the filtered messages too, so the watermark passes them.
-		for (Slice slice : partition.openBatch(first, last, parts,
-				nowNanos)) {
+		for (Slice slice : partition.openBatch(first, last, parts, nowNanos)) {
 			if (partition.enterKeyGate(slice)) {
 				runnable.add(slice);
 				started++;
@@ -275,25 +289,6 @@ final class ThreadBatchDispatcher {
 			}
 		}
 		return started;
-	}
-
-	/** Says once per container that keyless messages are not ordered under {@code key} ordering. */
-	private void warnIfKeyless(List<Message<byte[]>> run) {
-		for (Message<byte[]> message : run) {
-			if (message.key() == null) {
-				this.warnedKeyless = true;
-				logger.warn("Listener '{}' uses key ordering but receives messages without a key (first: {}@{}); "
-						+ "messages without a key are not ordered against each other. Send them with a key "
-						+ "(OutgoingMessage.of(key, payload), send(topic, key, payload)) or set ordering to "
-						+ "unordered or partition. This is logged once per container.",
-						this.options.id(), message.topicPartition(), message.offset());
-				return;
-			}
-		}
-	}
-
-	private static int ceilDiv(int a, int b) {
-		return SliceSplitter.ceilDiv(a, b);
 	}
 
 }

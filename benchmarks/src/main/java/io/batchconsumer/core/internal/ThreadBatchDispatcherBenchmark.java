@@ -70,7 +70,9 @@ public class ThreadBatchDispatcherBenchmark {
 		this.partitions = assigned.all();
 		SliceRunner runner = new SliceRunner(options, (slice) -> BatchResult.success(), (deadLetter) -> {
 		}, ContainerObserver.NONE, new ContainerStatus("jmh", this.threads));
-		this.dispatcher = new ThreadBatchDispatcher(options, assigned, runner, Runnable::run, this.mailbox::add);
+		this.dispatcher = new ThreadBatchDispatcher(options, assigned, runner, Runnable::run, this.mailbox::add,
+				new MessageSelector("jmh", io.batchconsumer.core.TagExpression.parse("*"), null, new Counters()),
+				new DueGate(java.time.Duration.ZERO, java.time.Clock.systemUTC()));
 		this.offset = 0;
 	}
 
