@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.batchconsumer.benchmarks.Records;
 import io.batchconsumer.benchmarks.Scenario;
 import io.batchconsumer.benchmarks.Tally;
+import io.batchconsumer.benchmarks.ThreadCpu;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
@@ -112,7 +113,10 @@ final class BatchConsumerContender implements Contender {
 			@Override
 			public String note() {
 				ContainerStats stats = container.stats();
-				return String.format("flow control stopped fetching %,d times (count %,d, size %,d, span %,d); %,d commits",
+				String prefix = "batch-consumer-" + group + "-";
+				return ThreadCpu.perRecord("owner", ThreadCpu.nanos(prefix, "-poll"), scenario.records()) + ", "
+						+ ThreadCpu.perRecord("workers", ThreadCpu.nanos(prefix + "worker", ""), scenario.records())
+						+ "; " + String.format("flow control stopped fetching %,d times (count %,d, size %,d, span %,d); %,d commits",
 						stats.flowControlCount() + stats.flowControlSize() + stats.flowControlSpan(),
 						stats.flowControlCount(), stats.flowControlSize(), stats.flowControlSpan(),
 						stats.commitsSucceeded());

@@ -9,6 +9,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import io.batchconsumer.benchmarks.Records;
 import io.batchconsumer.benchmarks.Scenario;
 import io.batchconsumer.benchmarks.Tally;
+import io.batchconsumer.benchmarks.ThreadCpu;
 
 /**
  * A plain {@code KafkaConsumer} poll loop: the limit at zero work. Records are processed one by
@@ -34,9 +35,19 @@ final class PlainConsumerContender implements Contender {
 		Loop loop = new Loop(KafkaClients.consumer(this.bootstrap, group, scenario), scenario, tally);
 		Thread thread = new Thread(loop, "plain-" + group);
 		thread.start();
-		return () -> {
-			loop.running = false;
-			join(thread);
+		return new Running() {
+
+			@Override
+			public String note() {
+				return ThreadCpu.perRecord("poll thread", ThreadCpu.nanos(thread.getName(), ""), scenario.records());
+			}
+
+			@Override
+			public void close() {
+				loop.running = false;
+				join(thread);
+			}
+
 		};
 	}
 
