@@ -120,10 +120,11 @@ final class ExactlyOnceSupport {
 			return; // creating or reading the completion table says what is wrong with the database
 		}
 		if (url != null && !url.startsWith("jdbc:h2:mem:")) {
-			logger.warn("{} on the H2 database {}: H2 does not always roll back a transaction that was in flight "
-					+ "when its process was killed, so after a kill (SIGKILL, power loss) the writes of a message can be "
-					+ "there twice or missing; exactly-once holds across clean restarts and failures inside the process. Use "
-					+ "PostgreSQL or MySQL/MariaDB where a kill must not break it (docs/exactly-once.md)", listener, url);
+			logger.warn("{} on the H2 database {}: H2 does not always roll back a transaction that was in "
+					+ "flight when its process was killed, so after a kill (SIGKILL, power loss) the writes of a "
+					+ "message can be there twice or missing; exactly-once holds across clean restarts and failures "
+					+ "inside the process. Use PostgreSQL or MySQL/MariaDB where a kill must not break it "
+					+ "(docs/exactly-once.md)", listener, url);
 		}
 	}
 
