@@ -3,7 +3,6 @@ package io.batchconsumer.core.jdbc;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -30,7 +29,9 @@ import io.batchconsumer.core.SourceUnavailableException;
  * by the number of messages ({@code UPDATE ... SET next_offset = next_offset + n}), which locks it
  * until the commit; then every message is inserted with one batched statement. A second producer
  * of the same queue waits for that short transaction, so offsets of a queue become visible in
- * increasing order and a consumer reading {@code msg_offset >= position} never skips one.
+ * increasing order and a consumer reading {@code msg_offset >= position} never skips one. A send
+ * that meets a stored message at an offset its counter handed out (a counter behind its messages,
+ * which a kill can leave on H2) catches the counter up ({@link QueueCounters#catchUp}) and tries again.
  *
  * <p>A key always maps to queue {@code Math.floorMod(key.hashCode(), queues)} ({@code String.hashCode}
  * is specified, so the mapping is stable across processes and versions); keyless messages go round-robin.
@@ -50,6 +51,8 @@ final class JdbcProducer implements BatchProducer {
 	private final Sql sql;
 
 	private final JdbcTables tables;
+
+	private final QueueCounters counters;
 
 	private final Topics topics;
 
@@ -73,6 +76,7 @@ final class JdbcProducer implements BatchProducer {
 			Executor oneWay, Consumer<String> stored) {
 		this.sql = sql;
 		this.tables = tables;
+		this.counters = new QueueCounters(tables);
 		this.topics = topics;
 		this.serializer = serializer;
 		this.clock = clock;
@@ -227,20 +231,31 @@ final class JdbcProducer implements BatchProducer {
 				return this.sql.inTransactionOrThrow((connection) -> insert(connection, topic, rows));
 			}
 			catch (SQLException ex) {
-				if (attempt >= ATTEMPTS || !Sql.isTransient(ex)) {
+				boolean counterBehind = QueueCounters.isDuplicateKey(ex);
+				if (attempt >= ATTEMPTS || !(Sql.isTransient(ex) || counterBehind)) {
 					throw ex;
+				}
+				if (counterBehind) {
+					this.sql.inTransactionOrThrow((connection) -> {
+						this.counters.catchUp(connection, topic, countByQueue(rows).keySet());
+						return null;
+					});
 				}
 				logger.debug("Storing in topic '{}' met {}; trying again", topic, ex.toString());
 			}
 		}
 	}
 
-	private long[] insert(Connection connection, String topic, List<Row> rows) throws SQLException {
+	private static Map<Integer, Integer> countByQueue(List<Row> rows) {
 		Map<Integer, Integer> counts = new TreeMap<>();
 		for (Row row : rows) {
 			counts.merge(row.queue(), 1, Integer::sum);
 		}
-		Map<Integer, long[]> next = reserve(connection, topic, counts);
+		return counts;
+	}
+
+	private long[] insert(Connection connection, String topic, List<Row> rows) throws SQLException {
+		Map<Integer, long[]> next = this.counters.reserve(connection, topic, countByQueue(rows));
 		long[] offsets = new long[rows.size()];
 		long now = this.clock.millis();
 		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.message()
@@ -262,32 +277,6 @@ final class JdbcProducer implements BatchProducer {
 			insert.executeBatch();
 		}
 		return offsets;
-	}
-
-	/** Advances the counter of each queue, in ascending order, and returns each queue's first offset. */
-	private Map<Integer, long[]> reserve(Connection connection, String topic, Map<Integer, Integer> counts)
-			throws SQLException {
-		Map<Integer, long[]> first = new TreeMap<>();
-		try (PreparedStatement advance = connection.prepareStatement("UPDATE " + this.tables.queue()
-				+ " SET next_offset = next_offset + ? WHERE topic = ? AND queue_id = ?");
-				PreparedStatement read = connection.prepareStatement(
-						"SELECT next_offset FROM " + this.tables.queue() + " WHERE topic = ? AND queue_id = ?")) {
-			for (Map.Entry<Integer, Integer> count : counts.entrySet()) {
-				advance.setInt(1, count.getValue());
-				advance.setString(2, topic);
-				advance.setInt(3, count.getKey());
-				if (advance.executeUpdate() != 1) {
-					throw new SQLException("Queue " + count.getKey() + " of topic '" + topic + "' has no counter row");
-				}
-				read.setString(1, topic);
-				read.setInt(2, count.getKey());
-				try (ResultSet rs = read.executeQuery()) {
-					rs.next();
-					first.put(count.getKey(), new long[] { rs.getLong(1) - count.getValue() });
-				}
-			}
-		}
-		return first;
 	}
 
 }
