@@ -14,6 +14,7 @@ import io.batchconsumer.core.Message;
  */
 final class KeylessWarning {
 
+	/** The dispatcher's logger, as before this class was split out of it: log settings keep working. */
 	private static final Logger logger = LoggerFactory.getLogger(ThreadBatchDispatcher.class);
 
 	private final String id;

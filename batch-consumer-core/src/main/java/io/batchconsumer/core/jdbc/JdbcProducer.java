@@ -231,7 +231,7 @@ final class JdbcProducer implements BatchProducer {
 				return this.sql.inTransactionOrThrow((connection) -> insert(connection, topic, rows));
 			}
 			catch (SQLException ex) {
-				boolean counterBehind = QueueCounters.isDuplicateKey(ex);
+				boolean counterBehind = Sql.isDuplicateKey(ex);
 				if (attempt >= ATTEMPTS || !(Sql.isTransient(ex) || counterBehind)) {
 					throw ex;
 				}

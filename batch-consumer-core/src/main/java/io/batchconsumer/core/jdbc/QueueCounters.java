@@ -69,7 +69,7 @@ final class QueueCounters {
 		try (PreparedStatement catchUp = connection.prepareStatement("UPDATE " + this.tables.queue() + " SET next_offset = "
 				+ highest + " + 1 WHERE topic = ? AND queue_id = ? AND next_offset <= " + highest)) {
 			for (int queue : queues) {
-				for (int pair = 0; pair < 3; pair++) {
+				for (int pair = 0; pair < 3; pair++) { // the update's and the two subqueries' topic and queue
 					catchUp.setString(2 * pair + 1, topic);
 					catchUp.setInt(2 * pair + 2, queue);
 				}
@@ -79,20 +79,6 @@ final class QueueCounters {
 				}
 			}
 		}
-	}
-
-	/**
-	 * Whether a failure is a duplicate key, on the exception or on one it chains (a batch's).
-	 * @param ex the failure
-	 * @return whether it is
-	 */
-	static boolean isDuplicateKey(SQLException ex) {
-		for (SQLException next = ex; next != null; next = (next.getNextException() != next) ? next.getNextException() : null) {
-			if (Sql.isDuplicateKey(next) || (next.getCause() instanceof SQLException cause && Sql.isDuplicateKey(cause))) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 }
