@@ -9,9 +9,10 @@ import java.util.function.Function;
 /**
  * One option of a listener container, described once: its key (spelled like the properties,
  * {@code thread-size}, {@code flow-control.max-span}), its type, its default, its bounds and the
- * levels that may set it. {@link #all()} is the table of every option; {@link ContainerOptions}
- * takes its defaults and its validation from it, and the Spring Boot starter resolves annotation
- * attributes and properties by walking it.
+ * levels that may set it, and its description. {@link #all()} is the table of every option;
+ * {@link ContainerOptions} takes its defaults and its validation from it, and the Spring Boot
+ * starter generates its property classes from {@link ConfigurableOptions}. A constant's
+ * documentation is its {@link #description()}.
  *
  * <p>Threading: immutable.
  *
@@ -40,116 +41,117 @@ public final class ContainerOption<T> {
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static final Class<List<String>> LIST = (Class) List.class;
 
-	/** The container id: letters, digits, '.', '_' or '-'. */
 	public static final ContainerOption<String> ID = new ContainerOption<>("id", String.class, null,
-			EnumSet.of(Level.ANNOTATION), ContainerOptions::id, OptionChecks::id);
+			EnumSet.of(Level.ANNOTATION), ContainerOptions::id, OptionChecks::id,
+			"The container id: letters, digits, '.', '_' or '-'.");
 
-	/** The topics to consume. */
 	public static final ContainerOption<List<String>> TOPICS = new ContainerOption<>("topics", LIST, List.of(),
-			EnumSet.of(Level.ANNOTATION, Level.LISTENER), ContainerOptions::topics, OptionChecks::topics);
+			EnumSet.of(Level.ANNOTATION, Level.LISTENER), ContainerOptions::topics, OptionChecks::topics,
+			"Topics to consume, when the annotation names none.");
 
-	/** The consumer group. */
 	public static final ContainerOption<String> GROUP = new ContainerOption<>("group", String.class, "default",
-			EVERY_LEVEL, ContainerOptions::group, OptionChecks::group);
+			EVERY_LEVEL, ContainerOptions::group, OptionChecks::group, "Consumer group of every listener. Defaults to "
+					+ "'spring.application.name', or 'batch-consumer' when that is not set.");
 
-	/** Clustering or broadcast. */
 	public static final ContainerOption<ConsumptionMode> MODE = new ContainerOption<>("mode", ConsumptionMode.class,
-			ConsumptionMode.CLUSTERING, EVERY_LEVEL, ContainerOptions::mode, OptionChecks::set);
+			ConsumptionMode.CLUSTERING, EVERY_LEVEL, ContainerOptions::mode, OptionChecks::set,
+			"How instances share a topic: 'clustering' (each partition to one instance) or 'broadcast' (every "
+					+ "instance gets every message).");
 
-	/** Worker threads. */
 	public static final ContainerOption<Integer> THREAD_SIZE = new ContainerOption<>("thread-size", Integer.class, 10,
-			EVERY_LEVEL, ContainerOptions::threadSize, OptionChecks.between(1, 10_000));
+			EVERY_LEVEL, ContainerOptions::threadSize, OptionChecks.between(1, 10_000),
+			"How many worker threads each listener container runs.");
 
-	/** The most messages in a slice. */
 	public static final ContainerOption<Integer> CONSUMER_BATCH_SIZE = new ContainerOption<>("consumer-batch-size",
-			Integer.class, 10, EVERY_LEVEL, ContainerOptions::consumerBatchSize, OptionChecks.between(1, 1_000_000));
+			Integer.class, 10, EVERY_LEVEL, ContainerOptions::consumerBatchSize, OptionChecks.between(1, 1_000_000),
+			"How many messages a slice (one listener call) holds at most.");
 
-	/** The most messages one poll returns. */
 	public static final ContainerOption<Integer> PULL_BATCH_SIZE = new ContainerOption<>("pull-batch-size",
-			Integer.class, 32, PROPERTIES, ContainerOptions::pullBatchSize, OptionChecks.between(1, 1_000_000));
+			Integer.class, 32, PROPERTIES, ContainerOptions::pullBatchSize, OptionChecks.between(1, 1_000_000),
+			"How many messages one pull fetches at most.");
 
-	/** The pause between polls. */
 	public static final ContainerOption<Duration> PULL_INTERVAL = new ContainerOption<>("pull-interval",
-			Duration.class, Duration.ZERO, PROPERTIES, ContainerOptions::pullInterval, OptionChecks::notNegative);
+			Duration.class, Duration.ZERO, PROPERTIES, ContainerOptions::pullInterval, OptionChecks::notNegative,
+			"How long to wait between two pulls.");
 
-	/** The ordering kept within a partition. */
 	public static final ContainerOption<Ordering> ORDERING = new ContainerOption<>("ordering", Ordering.class,
-			Ordering.KEY, EVERY_LEVEL, ContainerOptions::ordering, OptionChecks::set);
+			Ordering.KEY, EVERY_LEVEL, ContainerOptions::ordering, OptionChecks::set,
+			"Which order is kept within a partition: 'unordered', 'key' (per message key) or 'partition' (one "
+					+ "slice at a time per partition).");
 
-	/** Buffered messages per partition above which fetching stops. */
 	public static final ContainerOption<Integer> PULL_THRESHOLD_FOR_QUEUE = new ContainerOption<>(
 			"flow-control.pull-threshold-for-queue", Integer.class, 1000, PROPERTIES,
-			ContainerOptions::pullThresholdForQueue, OptionChecks.between(1, Integer.MAX_VALUE));
+			ContainerOptions::pullThresholdForQueue, OptionChecks.between(1, Integer.MAX_VALUE),
+			"How many buffered messages of a partition stop fetching it.");
 
-	/** Buffered bytes per partition above which fetching stops. */
+	/** A size in bytes (a {@code DataSize} property: every {@code Long} option is one). */
 	public static final ContainerOption<Long> PULL_THRESHOLD_SIZE_FOR_QUEUE = new ContainerOption<>(
 			"flow-control.pull-threshold-size-for-queue", Long.class, 100L * 1024 * 1024, PROPERTIES,
-			ContainerOptions::pullThresholdSizeForQueue, OptionChecks.between(1, Long.MAX_VALUE));
+			ContainerOptions::pullThresholdSizeForQueue, OptionChecks.between(1, Long.MAX_VALUE),
+			"How many buffered bytes of a partition stop fetching it.");
 
-	/** The offset span of a partition's unfinished work above which fetching stops. */
 	public static final ContainerOption<Integer> MAX_SPAN = new ContainerOption<>("flow-control.max-span",
-			Integer.class, 2000, PROPERTIES, ContainerOptions::maxSpan, OptionChecks.between(1, Integer.MAX_VALUE));
+			Integer.class, 2000, PROPERTIES, ContainerOptions::maxSpan, OptionChecks.between(1, Integer.MAX_VALUE),
+			"How wide the offset span of a partition's unfinished work may grow before fetching stops "
+					+ "('unordered' and 'key' ordering).");
 
-	/** How long a partition paused by flow control waits before it is looked at again. */
 	public static final ContainerOption<Duration> SUSPEND = new ContainerOption<>("flow-control.suspend",
-			Duration.class, Duration.ofMillis(50), PROPERTIES, ContainerOptions::suspend, OptionChecks::notNegative);
+			Duration.class, Duration.ofMillis(50), PROPERTIES, ContainerOptions::suspend, OptionChecks::notNegative,
+			"How long a partition stopped by flow control waits before it is looked at again.");
 
-	/**
-	 * The least time between two commits of a busy partition; zero commits after each finished batch.
-	 * An idle partition is committed after 1/100 of it, at least 5 ms (docs/performance.md).
-	 */
 	public static final ContainerOption<Duration> COMMIT_INTERVAL = new ContainerOption<>("commit.interval",
 			Duration.class, Duration.ofSeconds(1), PROPERTIES, ContainerOptions::commitInterval,
-			OptionChecks::notNegative);
+			OptionChecks::notNegative, "How long at least between two commits of a container; 0 commits after "
+					+ "each finished thread batch.");
 
-	/** Delivery attempts before a message is dead-lettered. */
 	public static final ContainerOption<Integer> RETRY_MAX_ATTEMPTS = new ContainerOption<>("retry.max-attempts",
-			Integer.class, 3, PROPERTIES, ContainerOptions::retryMaxAttempts, OptionChecks.between(1, 1_000));
+			Integer.class, 3, PROPERTIES, ContainerOptions::retryMaxAttempts, OptionChecks.between(1, 1_000),
+			"How many times a message is delivered before it is dead-lettered.");
 
-	/** The wait before the first retry. */
 	public static final ContainerOption<Duration> RETRY_BACKOFF = new ContainerOption<>("retry.backoff",
 			Duration.class, Duration.ofMillis(100), PROPERTIES, ContainerOptions::retryBackoff,
-			OptionChecks::notNegative);
+			OptionChecks::notNegative, "How long to wait before the first retry.");
 
-	/** The factor applied to the wait after each retry. */
 	public static final ContainerOption<Double> RETRY_MULTIPLIER = new ContainerOption<>("retry.multiplier",
-			Double.class, 2.0, PROPERTIES, ContainerOptions::retryMultiplier, OptionChecks.between(1.0, 100.0));
+			Double.class, 2.0, PROPERTIES, ContainerOptions::retryMultiplier, OptionChecks.between(1.0, 100.0),
+			"How much the wait grows after each retry.");
 
-	/** The longest wait between retries. */
 	public static final ContainerOption<Duration> RETRY_MAX_BACKOFF = new ContainerOption<>("retry.max-backoff",
 			Duration.class, Duration.ofSeconds(10), PROPERTIES, ContainerOptions::retryMaxBackoff,
-			OptionChecks::notNegative);
+			OptionChecks::notNegative, "How long to wait at most between two retries.");
 
-	/** Whether failed messages are dead-lettered (otherwise logged and skipped). */
 	public static final ContainerOption<Boolean> DEAD_LETTER_ENABLED = new ContainerOption<>("dead-letter.enabled",
-			Boolean.class, true, PROPERTIES, ContainerOptions::deadLetterEnabled, OptionChecks::set);
+			Boolean.class, true, PROPERTIES, ContainerOptions::deadLetterEnabled, OptionChecks::set,
+			"Whether failed messages are dead-lettered (Kafka: topic '<topic>.DLQ'; JDBC: the dead-letter table); "
+					+ "otherwise they are logged and skipped.");
 
-	/** How long to wait for in-flight work on revoke and stop. */
 	public static final ContainerOption<Duration> SHUTDOWN_TIMEOUT = new ContainerOption<>("shutdown-timeout",
 			Duration.class, Duration.ofSeconds(30), PROPERTIES, ContainerOptions::shutdownTimeout,
-			OptionChecks::notNegative);
+			OptionChecks::notNegative, "How long to wait for in-flight work on revoke and on stop.");
 
-	/** The longest a poll blocks when nothing else is due; set in code only. */
 	public static final ContainerOption<Duration> POLL_TIMEOUT = new ContainerOption<>("poll-timeout",
 			Duration.class, Duration.ofMillis(500), EnumSet.noneOf(Level.class), ContainerOptions::pollTimeout,
-			OptionChecks::notNegative);
+			OptionChecks::notNegative, "The longest a poll blocks when nothing else is due; set in code only.");
 
-	/** The tag subscription in RocketMQ's syntax ({@code created || paid}); {@code *} or empty = all. */
 	public static final ContainerOption<String> TAGS = new ContainerOption<>("tags", String.class, "*",
-			EnumSet.of(Level.ANNOTATION, Level.LISTENER), ContainerOptions::tags, TagExpression::problem);
+			EnumSet.of(Level.ANNOTATION, Level.LISTENER), ContainerOptions::tags, TagExpression::problem,
+			"Tag subscription in RocketMQ's syntax ('created || paid'); '*' or empty accepts every message. "
+					+ "Other messages are finished without calling the listener.");
 
-	/** How long after its timestamp a message reaches the listener at the earliest; zero = at once. */
 	public static final ContainerOption<Duration> DELAY = new ContainerOption<>("delay", Duration.class,
-			Duration.ZERO, PROPERTIES, ContainerOptions::delay, OptionChecks::notNegative);
+			Duration.ZERO, PROPERTIES, ContainerOptions::delay, OptionChecks::notNegative,
+			"How long after its timestamp a message reaches the listener at the earliest; 0 delivers at once. "
+					+ "A partition waits for its head without holding a thread.");
 
-	/** A retry whose back-off is longer goes to the retry queue instead of waiting on its worker. */
 	public static final ContainerOption<Duration> RETRY_BLOCKING_LIMIT = new ContainerOption<>("retry.blocking-limit",
 			Duration.class, Duration.ofSeconds(1), PROPERTIES, ContainerOptions::retryBlockingLimit,
-			OptionChecks::notNegative);
+			OptionChecks::notNegative, "A retry whose back-off is longer goes to the transport's retry queue (JDBC: "
+					+ "the schedule table) instead of waiting on its worker; needs ordering 'unordered'.");
 
-	/** Back-offs by retry ({@code 1s,5s,10s,30s,1m,2m}, RocketMQ's levels); empty = exponential. */
 	public static final ContainerOption<String> RETRY_LEVELS = new ContainerOption<>("retry.levels", String.class, "",
-			PROPERTIES, ContainerOptions::retryLevels, OptionChecks::levels);
+			PROPERTIES, ContainerOptions::retryLevels, OptionChecks::levels, "Back-offs by retry, comma-separated, "
+					+ "like RocketMQ's delay levels ('1s,5s,10s,30s,1m,2m'); the last one repeats. Empty: "
+					+ "exponential from 'backoff'.");
 
 	private static final List<ContainerOption<?>> ALL = List.of(ID, TOPICS, GROUP, MODE, THREAD_SIZE,
 			CONSUMER_BATCH_SIZE, PULL_BATCH_SIZE, PULL_INTERVAL, ORDERING, PULL_THRESHOLD_FOR_QUEUE,
@@ -169,28 +171,17 @@ public final class ContainerOption<T> {
 
 	private final OptionChecks.Check<T> check;
 
-	private ContainerOption(String key, Class<T> type, T defaultValue, Set<Level> levels,
-			Function<ContainerOptions, T> reader, OptionChecks.Check<T> check) {
+	private final String description;
+
+	ContainerOption(String key, Class<T> type, T defaultValue, Set<Level> levels,
+			Function<ContainerOptions, T> reader, OptionChecks.Check<T> check, String description) {
 		this.key = key;
 		this.type = type;
 		this.defaultValue = defaultValue;
 		this.levels = Set.copyOf(levels);
 		this.reader = reader;
 		this.check = check;
-	}
-
-	/**
-	 * Describes an option that the engine does not read (for example the starter's
-	 * {@code auto-startup}), so that it resolves like the others.
-	 * @param key the key, spelled like the properties
-	 * @param type the type of the value
-	 * @param defaultValue the default
-	 * @param levels the levels that may set it
-	 * @param <T> the type of the value
-	 * @return the descriptor
-	 */
-	public static <T> ContainerOption<T> of(String key, Class<T> type, T defaultValue, Set<Level> levels) {
-		return new ContainerOption<>(key, type, defaultValue, levels, null, OptionChecks::set);
+		this.description = description;
 	}
 
 	/**
@@ -216,6 +207,14 @@ public final class ContainerOption<T> {
 	 */
 	public String attributeName() {
 		return OptionKeys.camelCase(this.key);
+	}
+
+	/**
+	 * What the option does, for people: the IDE shows it for the property, and it is written nowhere else.
+	 * @return the description
+	 */
+	public String description() {
+		return this.description;
 	}
 
 	/**

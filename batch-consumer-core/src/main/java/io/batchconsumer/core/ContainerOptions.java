@@ -11,7 +11,7 @@ import java.util.Map;
  * with an {@link InvalidOptionException} that carries the option's key ({@code thread-size},
  * {@code flow-control.max-span}, ...).
  *
- * <p>Defaults are those of DESIGN §5 (10 threads, slices of 10, pulls of 32, key ordering, ...),
+ * <p>Defaults (10 threads, slices of 10, pulls of 32, key ordering, ...; docs/configuration.md) are
  * written once, in {@link ContainerOption}.
  *
  * @param id the container id, used in thread names and meters

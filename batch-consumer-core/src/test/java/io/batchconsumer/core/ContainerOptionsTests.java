@@ -110,6 +110,22 @@ class ContainerOptionsTests {
 	}
 
 	@Test
+	void theConfigurableOptionsAreThoseSomeLevelMaySetAndTheStartersTwoEachDescribed() {
+		List<String> keys = new ArrayList<>();
+		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+			keys.add(option.key());
+			assertThat(option.description()).as(option.key() + ": its description (the IDE shows it)").isNotBlank();
+		}
+		assertThat(keys).doesNotContain("id", "poll-timeout")
+			.contains("thread-size", "topics", "tags", "retry.levels")
+			.endsWith("auto-startup", "processing")
+			.hasSize(ContainerOption.all().size()); // id and poll-timeout out, auto-startup and processing in
+		assertThat(ConfigurableOptions.find("flow-control.max-span")).isSameAs(ContainerOption.MAX_SPAN);
+		assertThat(ConfigurableOptions.find("processing")).isSameAs(ConfigurableOptions.PROCESSING);
+		assertThat(ConfigurableOptions.find("poll-timeout")).isNull();
+	}
+
+	@Test
 	void textFromAnAnnotationIsConvertedOrRejectedNamingTheOption() {
 		assertThat(ContainerOption.THREAD_SIZE.convert(" 4 ")).isEqualTo(4);
 		assertThat(ContainerOption.ORDERING.convert("partition")).isEqualTo(Ordering.PARTITION);

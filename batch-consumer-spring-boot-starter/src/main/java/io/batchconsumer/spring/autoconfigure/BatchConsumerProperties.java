@@ -1,9 +1,7 @@
 package io.batchconsumer.spring.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -233,41 +231,7 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 	/**
 	 * Overrides for one listener; every value is optional and falls back to the global one.
 	 */
-	public static class Listener extends ContainerProperties {
-
-		/**
-		 * Topics to consume, when the annotation names none.
-		 */
-		private List<String> topics = new ArrayList<>();
-
-		/**
-		 * Tag subscription in RocketMQ's syntax ('created || paid'); '*' or empty accepts every
-		 * message. Other messages are finished without calling the listener.
-		 */
-		private String tags;
-
-		/**
-		 * Creates overrides with nothing set.
-		 */
-		public Listener() {
-			super(false);
-		}
-
-		public List<String> getTopics() {
-			return this.topics;
-		}
-
-		public void setTopics(List<String> topics) {
-			this.topics = topics;
-		}
-
-		public String getTags() {
-			return this.tags;
-		}
-
-		public void setTags(String tags) {
-			this.tags = tags;
-		}
+	public static class Listener extends ListenerProperties {
 
 	}
 

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.batchconsumer.core.ConfigurableOptions;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOption.Level;
 import io.batchconsumer.core.ContainerOptions;
@@ -20,7 +21,7 @@ import io.batchconsumer.spring.autoconfigure.EffectiveOption.Source;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 
 /**
- * Resolves the options of one listener by walking the {@link OptionTable}: each value from the
+ * Resolves the options of one listener by walking the {@link ConfigurableOptions} table: each value from the
  * {@code @BatchListener} attribute when set, else from {@code batch-consumer.listeners.<id>.*},
  * else from the global {@code batch-consumer.*} property (which holds the default when not set).
  * It remembers where each value came from, so that a bad value fails naming the full property or
@@ -93,13 +94,13 @@ final class ListenerOptionsResolver {
 		Map<String, EffectiveOption> effective = new LinkedHashMap<>();
 		ContainerOptions.Builder builder = ContainerOptions.builder(id);
 		try {
-			for (ContainerOption<?> option : OptionTable.OPTIONS) {
+			for (ContainerOption<?> option : ConfigurableOptions.all()) {
 				Choice choice = choose(option, naming, listener);
 				effective.put(option.key(), choice.effective());
 				set(builder, option, choice.raw());
 			}
-			return new ResolvedListener(builder.build(), builder.get(OptionTable.AUTO_STARTUP),
-					builder.get(OptionTable.PROCESSING),
+			return new ResolvedListener(builder.build(), builder.get(ConfigurableOptions.AUTO_STARTUP),
+					builder.get(ConfigurableOptions.PROCESSING),
 					Collections.unmodifiableMap(effective));
 		}
 		catch (InvalidOptionException ex) {

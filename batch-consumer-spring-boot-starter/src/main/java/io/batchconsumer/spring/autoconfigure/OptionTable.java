@@ -1,7 +1,5 @@
 package io.batchconsumer.spring.autoconfigure;
 
-import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 
@@ -9,60 +7,21 @@ import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.util.unit.DataSize;
 
+import io.batchconsumer.core.ConfigurableOptions;
 import io.batchconsumer.core.ContainerOption;
-import io.batchconsumer.core.Processing;
 import io.batchconsumer.core.ContainerOption.Level;
 
 /**
- * The options a listener can be configured with: the table of
- * {@link ContainerOption#all() core's options} that some level may set, plus the starter's own
- * {@link #AUTO_STARTUP}. It also maps an option key to its bean path in
- * {@link ContainerProperties} ({@code flow-control.max-span} → {@code flowControl.maxSpan}), so
- * properties are read and defaulted by walking the table, not by one getter call per option.
+ * Reads and defaults the properties of the {@link ConfigurableOptions} table: it maps an option
+ * key to its bean path in {@link ContainerProperties} ({@code flow-control.max-span} →
+ * {@code flowControl.maxSpan}), so properties are read and defaulted by walking the table, not by
+ * one getter call per option.
  *
  * <p>Threading: immutable.
  */
 final class OptionTable {
 
-	/** Whether the container starts with the application: every level may set it. */
-	static final ContainerOption<Boolean> AUTO_STARTUP = ContainerOption.of("auto-startup", Boolean.class, true,
-			EnumSet.allOf(Level.class));
-
-	/** At-least-once or exactly-once database side effects: every level may set it. */
-	static final ContainerOption<Processing> PROCESSING = ContainerOption.of("processing", Processing.class,
-			Processing.AT_LEAST_ONCE, EnumSet.allOf(Level.class));
-
-	/** Every option a listener can be configured with, in resolution order. */
-	static final List<ContainerOption<?>> OPTIONS = options();
-
 	private OptionTable() {
-	}
-
-	private static List<ContainerOption<?>> options() {
-		List<ContainerOption<?>> options = new ArrayList<>();
-		for (ContainerOption<?> option : ContainerOption.all()) {
-			boolean configurable = option.isSettableAt(Level.LISTENER) || option.isSettableAt(Level.GLOBAL);
-			if (configurable) {
-				options.add(option);
-			}
-		}
-		options.add(AUTO_STARTUP);
-		options.add(PROCESSING);
-		return List.copyOf(options);
-	}
-
-	/**
-	 * The option with the given key.
-	 * @param key the key, for example {@code retry.max-attempts}
-	 * @return the option, or {@code null} when there is none
-	 */
-	static ContainerOption<?> find(String key) {
-		for (ContainerOption<?> option : OPTIONS) {
-			if (option.key().equals(key)) {
-				return option;
-			}
-		}
-		return null;
 	}
 
 	/**
@@ -98,7 +57,7 @@ final class OptionTable {
 	 */
 	static void applyDefaults(ContainerProperties properties) {
 		BeanWrapper wrapper = wrapper(properties);
-		for (ContainerOption<?> option : OPTIONS) {
+		for (ContainerOption<?> option : ConfigurableOptions.all()) {
 			if (option.isSettableAt(Level.GLOBAL) && option != ContainerOption.GROUP) {
 				String path = path(option);
 				wrapper.setPropertyValue(path, toProperty(option.defaultValue(), wrapper.getPropertyType(path)));

@@ -12,13 +12,14 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 
+import io.batchconsumer.core.ConfigurableOptions;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOption.Level;
 import io.batchconsumer.core.InvalidOptionException;
 
 /**
  * Checks each {@code batch-consumer.*} value as Spring Boot binds it, against the bounds of its
- * option in the {@link OptionTable} (global and per listener) and a few properties of the starter
+ * option in the {@link ConfigurableOptions} table (global and per listener) and a few properties of the starter
  * itself. A bad value throws while that one property binds, so Boot reports it as a binding
  * failure of that property: its failure analysis prints {@code Property:}, {@code Value:},
  * {@code Origin:} (file and line) and the {@code Reason:}, once. Rules between two values stay in
@@ -75,7 +76,7 @@ final class PropertyValueChecks implements ConfigurationPropertiesBindHandlerAdv
 		ConfigurationPropertyName key = name.subName(perListener ? 3 : 1);
 		String prefix = perListener ? "batch-consumer.listeners." + name.getElement(2, Form.ORIGINAL) + "."
 				: "batch-consumer.";
-		for (ContainerOption<?> option : OptionTable.OPTIONS) {
+		for (ContainerOption<?> option : ConfigurableOptions.all()) {
 			if (option.isSettableAt(perListener ? Level.LISTENER : Level.GLOBAL)
 					&& ConfigurationPropertyName.of(option.key()).equals(key)) {
 				checkOption(option, prefix + option.key(), value);

@@ -19,6 +19,7 @@ import org.springframework.util.StreamUtils;
 import org.springframework.util.unit.DataSize;
 import org.springframework.util.unit.DataUnit;
 
+import io.batchconsumer.core.ConfigurableOptions;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOption.Level;
 import io.batchconsumer.spring.annotation.BatchListener;
@@ -27,17 +28,17 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The option table and the places that cannot be generated from it agree: each option a level may
- * set has its property (or attribute), and the IDE metadata shows the table's default and a
- * description. When a default is missing or differs, the failure prints the entry to write in
- * {@code additional-spring-configuration-metadata.json}, generated from the table.
+ * The option table, the property classes and IDE metadata generated from it
+ * ({@code src/build/GenerateOptionProperties.java}) and the annotation agree: each option a level
+ * may set has its property (or attribute), and the IDE metadata shows the table's default and its
+ * description.
  */
 class OptionTableTests {
 
 	@Test
 	void theGlobalPropertiesStartAtTheDefaultsOfTheTable() {
 		BatchConsumerProperties properties = new BatchConsumerProperties();
-		for (ContainerOption<?> option : OptionTable.OPTIONS) {
+		for (ContainerOption<?> option : ConfigurableOptions.all()) {
 			if (option.isSettableAt(Level.GLOBAL) && option != ContainerOption.GROUP) {
 				assertThat((Object) option.convert(OptionTable.read(properties, option))).as(option.key())
 					.isEqualTo(option.defaultValue());
@@ -49,7 +50,7 @@ class OptionTableTests {
 	@Test
 	void aListenerStartsWithNothingSetAndHasAPropertyForEveryListenerOption() {
 		BatchConsumerProperties.Listener listener = new BatchConsumerProperties.Listener();
-		for (ContainerOption<?> option : OptionTable.OPTIONS) {
+		for (ContainerOption<?> option : ConfigurableOptions.all()) {
 			if (option.isSettableAt(Level.LISTENER)) {
 				assertThat(new BeanWrapperImpl(listener).isWritableProperty(OptionTable.path(option))).as(option.key())
 					.isTrue();
@@ -65,7 +66,7 @@ class OptionTableTests {
 			attributes.add(method.getName());
 		}
 		List<String> settable = new ArrayList<>(List.of("id"));
-		for (ContainerOption<?> option : OptionTable.OPTIONS) {
+		for (ContainerOption<?> option : ConfigurableOptions.all()) {
 			if (option.isSettableAt(Level.ANNOTATION)) {
 				settable.add(option.attributeName());
 			}
@@ -78,14 +79,13 @@ class OptionTableTests {
 		Map<String, Map<String, Object>> metadata = starterMetadata();
 		BeanWrapperImpl global = new BeanWrapperImpl(new BatchConsumerProperties());
 		List<String> toWrite = new ArrayList<>();
-		for (ContainerOption<?> option : OptionTable.OPTIONS) {
+		for (ContainerOption<?> option : ConfigurableOptions.all()) {
 			if (option.isSettableAt(Level.GLOBAL) && option != ContainerOption.GROUP) {
 				String name = "batch-consumer." + option.key();
 				Map<String, Object> property = metadata.get(name);
-				assertThat(property).as(name + ": its field in ContainerProperties (the metadata is generated from it)")
-					.isNotNull();
-				assertThat(property.get("description")).as(name + ": the Javadoc of its field (the IDE's description)")
-					.isNotNull();
+				assertThat(property).as(name + ": its generated field in ContainerProperties").isNotNull();
+				assertThat(property.get("description")).as(name + ": the description of its descriptor")
+					.isEqualTo(option.description());
 				Class<?> type = global.getPropertyType(OptionTable.path(option));
 				String entry = metadataDefault(option, type);
 				assertThat(bindsToTheDefault(option, type, entry)).as("generated " + entry).isTrue();
@@ -95,8 +95,7 @@ class OptionTableTests {
 				}
 			}
 		}
-		assertThat(toWrite).as("defaults to write in additional-spring-configuration-metadata.json, from the table")
-			.isEmpty();
+		assertThat(toWrite).as("defaults the generated additional-spring-configuration-metadata.json lacks").isEmpty();
 	}
 
 	private static boolean bindsToTheDefault(ContainerOption<?> option, Class<?> type, String text) {

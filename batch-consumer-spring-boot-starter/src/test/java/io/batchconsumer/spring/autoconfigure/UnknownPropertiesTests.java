@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.StreamUtils;
 
+import io.batchconsumer.core.ConfigurableOptions;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.spring.annotation.BatchListener;
@@ -105,7 +106,7 @@ class UnknownPropertiesTests {
 			Object value = property.get("defaultValue");
 			if (name.startsWith("batch-consumer.") && !name.equals("batch-consumer.listeners")) {
 				values.add(name + "=" + ((value != null) ? value : ("java.lang.Boolean".equals(property.get("type")) ? "false" : "x")));
-				if (value != null && OptionTable.find(name.substring("batch-consumer.".length())) != null) {
+				if (value != null && ConfigurableOptions.find(name.substring("batch-consumer.".length())) != null) {
 					values.add("batch-consumer.listeners.payments." + name.substring("batch-consumer.".length()) + "=" + value);
 				}
 			}

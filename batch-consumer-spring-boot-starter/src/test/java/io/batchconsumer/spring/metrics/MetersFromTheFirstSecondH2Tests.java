@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The meters of DESIGN.md §5 are there when a user looks, with the default
+ * The meters of docs/metrics.md are there when a user looks, with the default
  * {@code metrics.refresh-interval} (10 s): a real context on an H2 file database, one queue per
  * topic. Per-partition meters follow the assignment events, not the refresh timer.
  */
@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
 		"batch-consumer.listeners.plain.group=plain" })
 class MetersFromTheFirstSecondH2Tests {
 
-	/** Every documented meter of DESIGN.md §5. */
+	/** Every meter docs/metrics.md documents. */
 	static final List<String> DOCUMENTED = List.of("batch.consumer.backlog", "batch.consumer.backlog.bytes",
 			"batch.consumer.thread.batches.open", "batch.consumer.commit.lag", "batch.consumer.flow.control",
 			"batch.consumer.messages", "batch.consumer.slice.duration", "batch.consumer.commits",

@@ -22,7 +22,7 @@ import io.batchconsumer.core.kafka.KafkaTransport;
  *
  * <p>The {@link #defaults} variant takes every option at its default but the threads (the
  * scenario's, like every contender): with the transport's defaults (Kafka's pull of 500), or with
- * the generic builder's (the DESIGN pull of 32), which is what a plain-Java user got before the
+ * the generic builder's (the generic pull of 32), which is what a plain-Java user got before the
  * transport supplied its own.
  */
 final class BatchConsumerContender implements Contender {
