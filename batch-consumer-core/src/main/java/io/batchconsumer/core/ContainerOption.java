@@ -9,10 +9,9 @@ import java.util.function.Function;
 /**
  * One option of a listener container, described once: its key (spelled like the properties,
  * {@code thread-size}, {@code flow-control.max-span}), its type, its default, its bounds and the
- * levels that may set it, and its description. {@link #all()} is the table of every option;
- * {@link ContainerOptions} takes its defaults and its validation from it, and the Spring Boot
- * starter generates its property classes from {@link ConfigurableOptions}. A constant's
- * documentation is its {@link #description()}.
+ * levels that may set it, and its description (a constant's documentation). {@link #all()} is the
+ * engine's table; {@link ContainerOptions} takes its defaults and validation from it, and the
+ * starter generates its properties and annotation from {@link ConfigurableOptions}.
  *
  * <p>Threading: immutable.
  *
@@ -43,14 +42,15 @@ public final class ContainerOption<T> {
 
 	public static final ContainerOption<String> ID = new ContainerOption<>("id", String.class, null,
 			EnumSet.of(Level.ANNOTATION), ContainerOptions::id, OptionChecks::id,
-			"The container id: letters, digits, '.', '_' or '-'.");
+			"The container id: letters, digits, '.', '_' or '-', unique in the application. It names the threads, "
+					+ "the meters and the per-listener properties. Defaults to '<SimpleClassName>.<methodName>'.");
 
 	public static final ContainerOption<List<String>> TOPICS = new ContainerOption<>("topics", LIST, List.of(),
 			EnumSet.of(Level.ANNOTATION, Level.LISTENER), ContainerOptions::topics, OptionChecks::topics,
-			"Topics to consume, when the annotation names none.");
+			"The topics to consume.");
 
 	public static final ContainerOption<String> GROUP = new ContainerOption<>("group", String.class, "default",
-			EVERY_LEVEL, ContainerOptions::group, OptionChecks::group, "Consumer group of every listener. Defaults to "
+			EVERY_LEVEL, ContainerOptions::group, OptionChecks::group, "The consumer group. Defaults to "
 					+ "'spring.application.name', or 'batch-consumer' when that is not set.");
 
 	public static final ContainerOption<ConsumptionMode> MODE = new ContainerOption<>("mode", ConsumptionMode.class,
@@ -136,7 +136,8 @@ public final class ContainerOption<T> {
 	public static final ContainerOption<String> TAGS = new ContainerOption<>("tags", String.class, "*",
 			EnumSet.of(Level.ANNOTATION, Level.LISTENER), ContainerOptions::tags, TagExpression::problem,
 			"Tag subscription in RocketMQ's syntax ('created || paid'); '*' or empty accepts every message. "
-					+ "Other messages are finished without calling the listener.");
+					+ "Other messages are finished without calling the listener and counted as "
+					+ "'batch.consumer.messages{outcome=filtered}'.");
 
 	public static final ContainerOption<Duration> DELAY = new ContainerOption<>("delay", Duration.class,
 			Duration.ZERO, PROPERTIES, ContainerOptions::delay, OptionChecks::notNegative,

@@ -20,8 +20,12 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.StringUtils;
 
+import io.batchconsumer.core.ConfigurableOptions;
+import io.batchconsumer.core.ContainerOption;
+import io.batchconsumer.core.ContainerOption.Level;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 import io.batchconsumer.spring.listener.ListenerMethod;
@@ -126,10 +130,17 @@ public class BatchListenerAnnotationBeanPostProcessor
 			.map(String::trim)
 			.filter(StringUtils::hasText)
 			.toList();
-		return new BatchListenerEndpoint(id, bean, method, topics, resolve(annotation.group()),
-				resolve(annotation.ordering()), resolve(annotation.threadSize()),
-				resolve(annotation.consumerBatchSize()), resolve(annotation.mode()), resolve(annotation.autoStartup()),
-				resolve(annotation.tags()), resolve(annotation.processing()));
+		Map<String, String> attributes = new LinkedHashMap<>();
+		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+			if (option.isSettableAt(Level.ANNOTATION) && option != ContainerOption.TOPICS
+					&& AnnotationUtils.getValue(annotation, option.attributeName()) instanceof String text) {
+				String value = resolve(text);
+				if (value != null) {
+					attributes.put(option.attributeName(), value);
+				}
+			}
+		}
+		return new BatchListenerEndpoint(id, bean, method, topics, attributes);
 	}
 
 	/** Resolves placeholders; an attribute that is or resolves to blank is not set. */

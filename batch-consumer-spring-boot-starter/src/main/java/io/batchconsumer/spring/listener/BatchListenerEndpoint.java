@@ -1,75 +1,43 @@
 package io.batchconsumer.spring.listener;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.RecordComponent;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * One {@code @BatchListener} method with its attributes, placeholders resolved. An attribute
- * that was not set is {@code null}, so that properties can supply it.
+ * that was not set is absent, so that properties can supply it.
  *
  * @param id the container id
  * @param bean the bean that declares the method (possibly a proxy)
  * @param method the method to invoke on the bean
  * @param topics the topics, empty when not set
- * @param group the group or {@code null}
- * @param ordering the ordering or {@code null}
- * @param threadSize the thread count as text or {@code null}
- * @param consumerBatchSize the slice size as text or {@code null}
- * @param mode the consumption mode or {@code null}
- * @param autoStartup whether to start automatically, as text, or {@code null}
- * @param tags the tag expression or {@code null}
- * @param processing {@code at-least-once} or {@code exactly-once}, or {@code null}
+ * @param attributes the other attributes that were set, by name ({@code threadSize} → {@code "4"})
  */
-public record BatchListenerEndpoint(String id, Object bean, Method method, List<String> topics, String group,
-		String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup, String tags,
-		String processing) {
+public record BatchListenerEndpoint(String id, Object bean, Method method, List<String> topics,
+		Map<String, String> attributes) {
 
 	public BatchListenerEndpoint {
 		Objects.requireNonNull(id, "id");
 		Objects.requireNonNull(bean, "bean");
 		Objects.requireNonNull(method, "method");
 		topics = List.copyOf(topics);
+		attributes = Map.copyOf(attributes);
 	}
 
 	/**
-	 * An endpoint without a tag expression and with the default processing.
-	 * @param id the container id
-	 * @param bean the bean that declares the method
-	 * @param method the method
-	 * @param topics the topics
-	 * @param group the group or {@code null}
-	 * @param ordering the ordering or {@code null}
-	 * @param threadSize the thread count as text or {@code null}
-	 * @param consumerBatchSize the slice size as text or {@code null}
-	 * @param mode the consumption mode or {@code null}
-	 * @param autoStartup whether to start automatically, as text, or {@code null}
-	 */
-	public BatchListenerEndpoint(String id, Object bean, Method method, List<String> topics, String group,
-			String ordering, String threadSize, String consumerBatchSize, String mode, String autoStartup) {
-		this(id, bean, method, topics, group, ordering, threadSize, consumerBatchSize, mode, autoStartup, null, null);
-	}
-
-	/**
-	 * The value of an attribute by its name in {@code @BatchListener}, read from the record
-	 * component of that name, so that options resolve by walking their table.
+	 * The value of an attribute by its name in {@code @BatchListener}, so that options resolve by
+	 * walking their table.
 	 * @param name the attribute name, for example {@code threadSize}
-	 * @return the value ({@code null} or an empty list when not set), or {@code null} when the
-	 * annotation has no such attribute
+	 * @return the value: the topics for {@code topics}, else the text, {@code null} when not set
 	 */
 	public Object attribute(String name) {
-		for (RecordComponent component : getClass().getRecordComponents()) {
-			if (component.getName().equals(name) && !name.equals("bean") && !name.equals("method")) {
-				try {
-					return component.getAccessor().invoke(this);
-				}
-				catch (ReflectiveOperationException ex) {
-					throw new IllegalStateException("Cannot read " + name + " of " + this, ex);
-				}
-			}
-		}
-		return null;
+		return switch (name) {
+			case "id" -> this.id;
+			case "topics" -> this.topics;
+			default -> this.attributes.get(name);
+		};
 	}
 
 	/**

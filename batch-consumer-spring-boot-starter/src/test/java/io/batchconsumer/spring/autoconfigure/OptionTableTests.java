@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The option table, the property classes and IDE metadata generated from it
- * ({@code src/build/GenerateOptionProperties.java}) and the annotation agree: each option a level
+ * ({@code src/build/GenerateOptionSources.java}) and the annotation agree: each option a level
  * may set has its property (or attribute), and the IDE metadata shows the table's default and its
  * description.
  */

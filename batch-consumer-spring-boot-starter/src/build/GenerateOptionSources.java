@@ -17,11 +17,12 @@ import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOption.Level;
 
 /**
- * Writes the starter's option property classes and the defaults of their IDE metadata from the
- * option table ({@link ConfigurableOptions}), before the starter compiles: the build runs it
- * (exec-maven-plugin, phase {@code generate-sources}) as a single-file program on the starter's
- * class path. Adding an option to the table adds its property, its Javadoc (the IDE's
- * description, from the descriptor) and its default, with nothing written by hand.
+ * Writes the starter's option property classes, the defaults of their IDE metadata and the
+ * {@code @BatchListener} annotation from the option table ({@link ConfigurableOptions}), before
+ * the starter compiles: the build runs it (exec-maven-plugin, phase {@code generate-sources}) as a
+ * single-file program on the starter's class path. Adding an option to the table adds its
+ * property, its Javadoc (the IDE's description, from the descriptor), its default and, when the
+ * annotation may set it, its attribute, with nothing written by hand.
  *
  * <ul>
  * <li>{@code ContainerProperties}: every option the global level may set, one field each, and a
@@ -32,23 +33,27 @@ import io.batchconsumer.core.ContainerOption.Level;
  * <li>{@code additional-spring-configuration-metadata.json}: the hand-written hints, with the
  * table's defaults of the global properties (the fields start unset, so the configuration
  * processor sees no default of its own).</li>
+ * <li>{@code @BatchListener}: the {@code id} and an attribute per option the annotation may set
+ * (the key in camel case), each a string ({@code topics} an array) that is empty when not set.</li>
  * </ul>
  *
  * <p>Property types: an enum option is a {@code String} property (the starter parses it and names
  * the property in the error), a {@code Long} option is a size in bytes ({@code DataSize}), a list
  * option is a {@code List<String>}; others keep their type.
  *
- * <p>Usage: {@code java -cp <starter class path> GenerateOptionProperties.java <source dir>
+ * <p>Usage: {@code java -cp <starter class path> GenerateOptionSources.java <source dir>
  * <hints json> <metadata json>}.
  */
-public final class GenerateOptionProperties {
+public final class GenerateOptionSources {
 
 	private static final String PACKAGE = "io.batchconsumer.spring.autoconfigure";
 
 	private static final String GENERATED = "Generated from the option table ({@link io.batchconsumer.core.ConfigurableOptions})\n"
-			+ " * by {@code src/build/GenerateOptionProperties.java}: change the table, not this file.";
+			+ " * by {@code src/build/GenerateOptionSources.java}: change the table, not this file.";
 
-	private GenerateOptionProperties() {
+	private static final String ANNOTATION_PACKAGE = "io.batchconsumer.spring.annotation";
+
+	private GenerateOptionSources() {
 	}
 
 	public static void main(String[] args) throws IOException {
@@ -85,6 +90,75 @@ public final class GenerateOptionProperties {
 		write(sources, "ListenerProperties", listenerProperties(listenerOnly));
 		removeStale(sources, groups.keySet());
 		writeMetadata(Path.of(args[1]), Path.of(args[2]), global);
+		Path annotation = Path.of(args[0], ANNOTATION_PACKAGE.split("\\."));
+		Files.createDirectories(annotation);
+		write(annotation, "BatchListener", batchListener());
+	}
+
+	private static String batchListener() {
+		StringBuilder out = new StringBuilder("package ").append(ANNOTATION_PACKAGE).append(";\n\n");
+		out.append("""
+				import java.lang.annotation.Documented;
+				import java.lang.annotation.ElementType;
+				import java.lang.annotation.Retention;
+				import java.lang.annotation.RetentionPolicy;
+				import java.lang.annotation.Target;
+
+				/**
+				 * Marks a method as the listener of a thread-batch consumer container.
+				 *
+				 * <p>Allowed method shapes, where {@code T} is {@code String}, {@code byte[]} or any type read
+				 * from JSON with the application's JSON mapper:
+				 * <ul>
+				 * <li>{@code (List<T>)} and {@code (List<Message<T>>)}: one call per slice;</li>
+				 * <li>{@code (T)} and {@code (Message<T>)}: one call per message; an exception fails that
+				 * message only.</li>
+				 * </ul>
+				 * The method returns {@code void} (everything succeeded unless it throws) or a
+				 * {@link io.batchconsumer.core.BatchResult} naming the messages that failed.
+				 *
+				 * <p>Every attribute is a string that accepts {@code ${...}} placeholders. An empty attribute
+				 * is not set: the value comes from {@code batch-consumer.listeners.<id>.*}, then from the
+				 * global {@code batch-consumer.*} properties. A set attribute wins over both.
+				 *
+				 * <pre class="code">
+				 * &#64;BatchListener(id = "orders", topics = "orders", group = "billing", ordering = "key")
+				 * void onOrders(List&lt;Order&gt; orders) { ... }
+				 * </pre>
+				 * %s
+				 */
+				@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+				@Retention(RetentionPolicy.RUNTIME)
+				@Documented
+				public @interface BatchListener {
+
+				""".formatted(GENERATED));
+		List<ContainerOption<?>> attributes = new ArrayList<>(List.of(ContainerOption.ID));
+		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+			if (option.isSettableAt(Level.ANNOTATION)) {
+				attributes.add(option);
+			}
+		}
+		for (ContainerOption<?> option : attributes) {
+			String fallback = "";
+			if (option.isSettableAt(Level.LISTENER)) {
+				fallback = " Falls back to {@code batch-consumer.listeners.<id>." + option.key() + "}"
+						+ (option.isSettableAt(Level.GLOBAL) ? ", then {@code batch-consumer." + option.key() + "}." : ".");
+			}
+			out.append("\t/**\n");
+			for (String line : wrap(html(description(option)) + fallback, 92)) {
+				out.append("\t * ").append(line).append('\n');
+			}
+			boolean list = option.type() == List.class;
+			out.append("\t * @return ").append(list ? "the topics" : "the value, as text").append("\n\t */\n");
+			out.append(list ? "\tString[] " : "\tString ").append(option.attributeName())
+				.append(list ? "() default {};\n\n" : "() default \"\";\n\n");
+		}
+		return out.append("}\n").toString();
+	}
+
+	private static String html(String text) {
+		return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
 	}
 
 	private static String containerProperties(List<ContainerOption<?>> options, Iterable<String> groups) {
@@ -208,17 +282,21 @@ public final class GenerateOptionProperties {
 
 	private static void fields(StringBuilder out, List<ContainerOption<?>> options) {
 		for (ContainerOption<?> option : options) {
-			String description = option.description();
-			if (description == null || description.isBlank() || description.contains("*/")) {
-				throw new IllegalStateException(option.key() + ": a description is needed, without '*/'");
-			}
 			out.append("\t/**\n");
-			for (String line : wrap(description, 92)) {
+			for (String line : wrap(description(option), 92)) {
 				out.append("\t * ").append(line).append('\n');
 			}
 			out.append("\t */\n\tprivate ").append(propertyType(option)).append(' ').append(field(option));
 			out.append(propertyType(option).startsWith("List") ? " = new ArrayList<>();\n\n" : ";\n\n");
 		}
+	}
+
+	private static String description(ContainerOption<?> option) {
+		String description = option.description();
+		if (description == null || description.isBlank() || description.contains("*/")) {
+			throw new IllegalStateException(option.key() + ": a description is needed, without '*/'");
+		}
+		return description;
 	}
 
 	private static void accessors(StringBuilder out, List<ContainerOption<?>> options) {
@@ -318,10 +396,12 @@ public final class GenerateOptionProperties {
 		return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
 	}
 
+	/** Wraps at spaces, keeping {@code {@code x}} on one line. */
 	private static List<String> wrap(String text, int width) {
 		List<String> lines = new ArrayList<>();
 		StringBuilder line = new StringBuilder();
-		for (String word : text.split(" ")) {
+		for (String word : text.replace("{@code ", "{@code\u0001").split(" ")) {
+			word = word.replace('\u0001', ' ');
 			if (line.length() > 0 && line.length() + 1 + word.length() > width) {
 				lines.add(line.toString());
 				line.setLength(0);
