@@ -275,10 +275,11 @@ class BatchContainerFaultRandomizedTests {
 				return;
 			}
 			long committed = this.broker.committed(GROUP, partition);
-			this.guarantee.allowRewind();
+			long target = (long) (dice() / 1000.0 * (committed + 1));
+			this.guarantee.allowRewindTo(partition, target);
 			count("seek during a revoke's drain");
 			// Not joined: it runs on this (the owner) thread, during the drain.
-			this.container.seek(partition, (long) (dice() / 1000.0 * (committed + 1)));
+			this.container.seek(partition, target);
 		}
 
 		private void chaos() throws Exception {
@@ -320,8 +321,9 @@ class BatchContainerFaultRandomizedTests {
 				this.container.pause(partition).join();
 				waiting(Duration.ofSeconds(10)).until(() -> this.guarantee.isIdle(List.of(partition)));
 				long committed = this.broker.committed(GROUP, partition);
-				this.guarantee.allowRewind();
-				this.container.seek(partition, (committed == 0) ? 0 : this.random.nextInt((int) committed + 1)).join();
+				long target = (committed == 0) ? 0 : this.random.nextInt((int) committed + 1);
+				this.guarantee.allowRewindTo(partition, target);
+				this.container.seek(partition, target).join();
 				count("seek while running");
 			}
 			catch (CompletionException ex) {

@@ -18,7 +18,8 @@ import io.batchconsumer.core.TopicPartition;
  * Checks the guarantees (the README's "The guarantee") while a test runs, like Decaton's {@code ProcessingGuarantee}:
  * <ul>
  * <li>a commit never passes a message that is not finished (succeeded or dead-lettered);</li>
- * <li>a commit never goes back (except after {@link #allowRewind});</li>
+ * <li>a commit never goes back (except after {@link #allowRewind}, or once to a seek's target
+ * after {@link #allowRewindTo});</li>
  * <li>with {@code key} order, a message is first attempted only after every earlier message of its
  * key in its partition was attempted, and no two slices work on one key at once; with
  * {@code partition} order the same per partition;</li>
@@ -43,6 +44,9 @@ public final class ProcessingGuarantee {
 	private final Map<TopicPartition, Set<Long>> outstanding = new ConcurrentHashMap<>();
 
 	private final Map<TopicPartition, Long> lastCommit = new ConcurrentHashMap<>();
+
+	/** Seeks asked for and not yet seen in a commit: the partition's target. */
+	private final Map<TopicPartition, Long> rewinds = new ConcurrentHashMap<>();
 
 	private final Map<String, AtomicInteger> inProgress = new ConcurrentHashMap<>();
 
@@ -75,9 +79,19 @@ public final class ProcessingGuarantee {
 		this.outstandingBound = bound;
 	}
 
-	/** A seek or a restart may move a commit back: forget the last commits. */
+	/** A restart may move a commit back: forget the last commits. */
 	public void allowRewind() {
 		this.lastCommit.clear();
+		this.rewinds.clear();
+	}
+
+	/**
+	 * A seek of a partition was asked for: one later commit of it may go back, to the target or
+	 * above. Commits of work finished before the seek may still land between the request and the
+	 * seek, so forgetting the last commit at the request would take those for the rewind.
+	 */
+	public void allowRewindTo(TopicPartition partition, long target) {
+		this.rewinds.put(partition, target);
 	}
 
 	/** A new assignment: what was fetched before will be fetched again. */
@@ -156,7 +170,13 @@ public final class ProcessingGuarantee {
 	private void checkCommit(TopicPartition partition, long offset) {
 		Long previous = this.lastCommit.put(partition, offset);
 		if (previous != null && offset < previous) {
-			violation("commit of %s went back from %d to %d", partition, previous, offset);
+			Long target = this.rewinds.get(partition);
+			if (target != null && offset >= target) {
+				this.rewinds.remove(partition);
+			}
+			else {
+				violation("commit of %s went back from %d to %d", partition, previous, offset);
+			}
 		}
 		Set<Long> done = set(this.finished, partition);
 		for (long o = (previous != null) ? previous : 0; o < offset; o++) {

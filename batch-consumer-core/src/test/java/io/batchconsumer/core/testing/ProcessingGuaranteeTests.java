@@ -1,0 +1,73 @@
+package io.batchconsumer.core.testing;
+
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.api.Test;
+
+import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.TopicPartition;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The checker itself: a seek asked for while finished work is still being committed (as
+ * {@code BatchContainerFaultRandomizedTests} seeks during a revoke's drain) lets the seek's commit
+ * go back once, after the commits that land between the request and the seek; a commit going back
+ * without a seek stays a violation. (Forgetting the last commit at the request instead made seed 10
+ * of that test fail once on a clean clone: "commit of t-0 went back from 1583 to 223".)
+ */
+class ProcessingGuaranteeTests {
+
+	private static final TopicPartition PARTITION = new TopicPartition("t", 0);
+
+	@Test
+	void aSeeksCommitMayGoBackAfterCommitsOfWorkFinishedBeforeIt() {
+		InMemoryBroker broker = brokerWithFinished(2_000);
+		ProcessingGuarantee guarantee = guarantee(broker);
+		broker.commit("g", PARTITION, 1_000);
+		guarantee.allowRewindTo(PARTITION, 223);
+		broker.commit("g", PARTITION, 1_583); // the drain commits what finished before the seek
+		broker.commit("g", PARTITION, 223); // the seek
+		broker.commit("g", PARTITION, 400);
+		assertThatCode(guarantee::assertNoViolations).doesNotThrowAnyException();
+	}
+
+	@Test
+	void aCommitGoingBackWithoutASeekOrBelowTheSeeksTargetIsAViolation() {
+		InMemoryBroker broker = brokerWithFinished(2_000);
+		ProcessingGuarantee guarantee = guarantee(broker);
+		guarantee.allowRewindTo(PARTITION, 500);
+		broker.commit("g", PARTITION, 1_000);
+		broker.commit("g", PARTITION, 223);
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(guarantee::assertNoViolations)
+			.withMessageContaining("went back from 1000 to 223");
+	}
+
+	@Test
+	void aSeeksAllowanceIsUsedOnce() {
+		InMemoryBroker broker = brokerWithFinished(2_000);
+		ProcessingGuarantee guarantee = guarantee(broker);
+		broker.commit("g", PARTITION, 1_000);
+		guarantee.allowRewindTo(PARTITION, 100);
+		broker.commit("g", PARTITION, 100);
+		broker.commit("g", PARTITION, 900);
+		broker.commit("g", PARTITION, 800);
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(guarantee::assertNoViolations)
+			.withMessageContaining("went back from 900 to 800");
+	}
+
+	private static InMemoryBroker brokerWithFinished(int messages) {
+		InMemoryBroker broker = new InMemoryBroker();
+		broker.createTopic("t", 1);
+		LongStream.range(0, messages).forEach((i) -> broker.append("t", 0, null, "m" + i));
+		return broker;
+	}
+
+	private static ProcessingGuarantee guarantee(InMemoryBroker broker) {
+		ProcessingGuarantee guarantee = new ProcessingGuarantee(broker, Ordering.UNORDERED);
+		broker.log(PARTITION).forEach(guarantee::finished);
+		return guarantee;
+	}
+
+}
