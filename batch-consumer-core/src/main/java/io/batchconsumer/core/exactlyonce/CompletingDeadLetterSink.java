@@ -42,7 +42,7 @@ final class CompletingDeadLetterSink implements DeadLetterSink {
 		}
 		try {
 			this.exactlyOnce.transaction().execute((connection) -> {
-				this.exactlyOnce.table().mark(connection, this.exactlyOnce.group(), List.of(message));
+				this.exactlyOnce.table().mark(connection, this.exactlyOnce.group(), List.of(message), marks.epoch());
 				if (this.delegate instanceof TransactionalDeadLetterSink transactional) {
 					transactional.send(deadLetter, connection);
 				}

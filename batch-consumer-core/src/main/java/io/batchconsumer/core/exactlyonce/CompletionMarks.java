@@ -18,12 +18,21 @@ final class CompletionMarks {
 	/** The committed position: every offset below it is finished. */
 	private volatile long floor;
 
+	private final long epoch;
+
 	/**
 	 * No marks yet.
 	 * @param floor the committed position, or {@code -1} when none is known
+	 * @param epoch the owner epoch this instance claimed for the partition ({@link OwnerFence})
 	 */
-	CompletionMarks(long floor) {
+	CompletionMarks(long floor, long epoch) {
 		this.floor = floor;
+		this.epoch = epoch;
+	}
+
+	/** The owner epoch every delivery of the partition checks before it commits. */
+	long epoch() {
+		return this.epoch;
 	}
 
 	/** The committed position, or {@code -1} when none is known. */

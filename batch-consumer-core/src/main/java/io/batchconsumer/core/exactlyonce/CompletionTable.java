@@ -14,107 +14,141 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.TopicPartition;
 
 /**
- * The completion table {@code <prefix>completed} (by default {@code bc_completed}): one row per
- * finished message of a group, keyed by group, topic, partition and offset. The primary key is
- * the fence: a second transaction marking the same message fails and rolls back.
+ * The completion table {@code <prefix>completions} (by default {@code bc_completions}): one row per
+ * committed delivery of a slice, keyed by group, topic, partition and the slice's first offset,
+ * holding which offsets it finished ({@link OffsetRuns}: {@code 0-49} for a contiguous slice of
+ * 50). One row per slice, not one per message, keeps the marks' cost to one index entry per
+ * delivery. The fence against a second owner is the partition's owner epoch ({@link OwnerFence},
+ * table {@code <prefix>fences}), which each delivery checks as its last statement; the primary key
+ * still fails a second transaction that marks a slice with the same first offset.
  *
- * <p>The same statement creates it on H2, PostgreSQL and MySQL/MariaDB.
+ * <p>The same statements create both tables on H2, PostgreSQL and MySQL/MariaDB.
  *
- * <p>Threading: immutable; thread-safe.
+ * <p>Threading: thread-safe.
  */
 public final class CompletionTable {
 
-	/** The most rows one {@code INSERT} carries (five parameters each, far below any driver's limit). */
-	private static final int ROWS_PER_INSERT = 200;
+	/** The most rows one {@code INSERT} carries (seven parameters each, far below any driver's limit). */
+	private static final int ROWS_PER_INSERT = 100;
 
 	private final String table;
 
+	private final OwnerFence fence;
+
 	/**
-	 * Names the table.
+	 * Names the tables.
 	 * @param prefix the table prefix, {@code bc_} by default
 	 */
 	public CompletionTable(String prefix) {
 		if (!prefix.matches("[A-Za-z0-9_]*")) {
 			throw new IllegalArgumentException("table prefix must be letters, digits or '_' but was '" + prefix + "'");
 		}
-		this.table = prefix + "completed";
+		this.table = prefix + "completions";
+		this.fence = new OwnerFence(prefix);
 	}
 
 	/**
 	 * The table name.
-	 * @return for example {@code bc_completed}
+	 * @return for example {@code bc_completions}
 	 */
 	public String name() {
 		return this.table;
 	}
 
 	/**
-	 * The DDL, idempotent.
-	 * @return the {@code CREATE TABLE IF NOT EXISTS} statement
+	 * The DDL of the completion table and of the owner epochs, idempotent.
+	 * @return the {@code CREATE TABLE IF NOT EXISTS} statements
 	 */
-	public String ddl() {
-		return "CREATE TABLE IF NOT EXISTS " + this.table + " (group_id VARCHAR(255) NOT NULL, topic VARCHAR(200) NOT NULL,"
-				+ " queue_id INT NOT NULL, msg_offset BIGINT NOT NULL, completed_at BIGINT NOT NULL,"
-				+ " PRIMARY KEY (group_id, topic, queue_id, msg_offset))";
+	public List<String> ddl() {
+		return List.of("CREATE TABLE IF NOT EXISTS " + this.table + " (group_id VARCHAR(255) NOT NULL,"
+				+ " topic VARCHAR(200) NOT NULL, queue_id INT NOT NULL, first_offset BIGINT NOT NULL,"
+				+ " last_offset BIGINT NOT NULL, mark_count INT NOT NULL, offsets VARCHAR(" + OffsetRuns.MAX_LENGTH
+				+ ") NOT NULL, completed_at BIGINT NOT NULL, PRIMARY KEY (group_id, topic, queue_id, first_offset))",
+				this.fence.ddl());
 	}
 
 	/**
-	 * Creates the table when it does not exist.
+	 * Creates the tables when they do not exist.
 	 * @param dataSource the database
-	 * @throws IllegalStateException when it cannot be created
+	 * @throws IllegalStateException when they cannot be created
 	 */
 	public void create(DataSource dataSource) {
 		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-			statement.execute(ddl());
+			for (String ddl : ddl()) {
+				statement.execute(ddl);
+			}
 			if (!connection.getAutoCommit()) {
 				connection.commit();
 			}
 		}
 		catch (SQLException ex) {
-			throw new IllegalStateException("Cannot create the completion table " + this.table
-					+ " of exactly-once processing: " + ex.getMessage() + "; create it yourself: " + ddl(), ex);
+			throw new IllegalStateException("Cannot create the completion tables " + this.table + " and "
+					+ this.fence.name() + " of exactly-once processing: " + ex.getMessage() + "; create them yourself: "
+					+ String.join("; ", ddl()), ex);
 		}
 	}
 
 	/**
-	 * Marks messages finished, inside the caller's transaction.
+	 * Makes this instance the owner of a partition's marks (see {@link OwnerFence}).
+	 * @param connection a connection, not in a transaction
+	 * @param group the group
+	 * @param partition the partition
+	 * @return the epoch its deliveries check
+	 * @throws SQLException when the database failed
+	 */
+	long claim(Connection connection, String group, TopicPartition partition) throws SQLException {
+		return this.fence.claim(connection, group, partition);
+	}
+
+	/**
+	 * Marks messages of one partition finished, inside the caller's transaction, then checks that
+	 * the partition still has the owner epoch this instance claimed.
 	 * @param connection the transaction's connection
 	 * @param group the consumer group
-	 * @param messages the finished messages
-	 * @throws MarkConflictException when one of them is marked already
+	 * @param messages the finished messages, all of one partition
+	 * @param epoch the epoch this instance claimed for the partition
+	 * @throws MarkConflictException when one of them is marked already or the partition has another owner
 	 * @throws SQLException when the database failed otherwise
 	 */
-	void mark(Connection connection, String group, List<Message<byte[]>> messages) throws SQLException {
+	void mark(Connection connection, String group, List<Message<byte[]>> messages, long epoch) throws SQLException {
+		TopicPartition partition = messages.get(0).topicPartition();
+		List<Long> offsets = messages.stream().map(Message::offset).distinct().sorted().toList();
+		List<OffsetRuns.Row> rows = OffsetRuns.rows(offsets);
 		long now = System.currentTimeMillis();
 		try {
-			for (int from = 0; from < messages.size(); from += ROWS_PER_INSERT) {
-				insert(connection, group, messages.subList(from, Math.min(from + ROWS_PER_INSERT, messages.size())), now);
+			for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
+				insert(connection, group, partition, rows.subList(from, Math.min(from + ROWS_PER_INSERT, rows.size())),
+						now);
 			}
 		}
 		catch (SQLException ex) {
 			if (isDuplicateKey(ex)) {
-				throw new MarkConflictException("Another transaction marked a message of " + messages.get(0)
-						.topicPartition() + " in " + this.table + " first; this delivery rolls back", ex);
+				throw new MarkConflictException("Another transaction marked a message of " + partition + " in "
+						+ this.table + " first; this delivery rolls back", ex);
 			}
 			throw ex;
 		}
+		this.fence.check(connection, group, partition, epoch);
 	}
 
 	/** One multi-row {@code INSERT}: a single statement and round trip for a whole slice. */
-	private void insert(Connection connection, String group, List<Message<byte[]>> messages, long now)
-			throws SQLException {
+	private void insert(Connection connection, String group, TopicPartition partition, List<OffsetRuns.Row> rows,
+			long now) throws SQLException {
 		StringBuilder sql = new StringBuilder("INSERT INTO ").append(this.table)
-			.append(" (group_id, topic, queue_id, msg_offset, completed_at) VALUES ");
-		for (int i = 0; i < messages.size(); i++) {
-			sql.append((i == 0) ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)");
+			.append(" (group_id, topic, queue_id, first_offset, last_offset, mark_count, offsets, completed_at) VALUES ");
+		for (int i = 0; i < rows.size(); i++) {
+			sql.append((i == 0) ? "(?, ?, ?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?, ?, ?)");
 		}
 		try (PreparedStatement insert = connection.prepareStatement(sql.toString())) {
 			int index = 1;
-			for (Message<byte[]> message : messages) {
+			for (OffsetRuns.Row row : rows) {
 				insert.setString(index++, group);
-				insert.setString(index++, message.topic());
-				insert.setInt(index++, message.partition());
-				insert.setLong(index++, message.offset());
+				insert.setString(index++, partition.topic());
+				insert.setInt(index++, partition.partition());
+				insert.setLong(index++, row.first());
+				insert.setLong(index++, row.last());
+				insert.setInt(index++, row.count());
+				insert.setString(index++, row.text());
 				insert.setLong(index++, now);
 			}
 			insert.executeUpdate();
@@ -132,15 +166,15 @@ public final class CompletionTable {
 	 */
 	List<Long> load(Connection connection, String group, TopicPartition partition, long from) throws SQLException {
 		List<Long> offsets = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement("SELECT msg_offset FROM " + this.table
-				+ " WHERE group_id = ? AND topic = ? AND queue_id = ? AND msg_offset >= ?")) {
+		try (PreparedStatement select = connection.prepareStatement("SELECT first_offset, offsets FROM " + this.table
+				+ " WHERE group_id = ? AND topic = ? AND queue_id = ? AND last_offset >= ?")) {
 			select.setString(1, group);
 			select.setString(2, partition.topic());
 			select.setInt(3, partition.partition());
 			select.setLong(4, from);
 			try (ResultSet rs = select.executeQuery()) {
 				while (rs.next()) {
-					offsets.add(rs.getLong(1));
+					OffsetRuns.read(rs.getLong(1), rs.getString(2), from, offsets);
 				}
 			}
 		}
@@ -148,7 +182,40 @@ public final class CompletionTable {
 	}
 
 	/**
-	 * Deletes the marks of a partition below a position.
+	 * Every marked offset of a partition, for diagnostics and tests.
+	 * @param dataSource the database
+	 * @param group the group
+	 * @param partition the partition
+	 * @return the offsets, ascending
+	 * @throws IllegalStateException when the database failed
+	 */
+	public List<Long> marks(DataSource dataSource, String group, TopicPartition partition) {
+		try (Connection connection = dataSource.getConnection()) {
+			return load(connection, group, partition, 0).stream().sorted().toList();
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot read " + this.table + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * How many messages are marked in the table, over every group and partition.
+	 * @param dataSource the database
+	 * @return the number of marks
+	 * @throws IllegalStateException when the database failed
+	 */
+	public long markCount(DataSource dataSource) {
+		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SELECT COALESCE(SUM(mark_count), 0) FROM " + this.table)) {
+			return rs.next() ? rs.getLong(1) : 0;
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot read " + this.table + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Deletes the rows of a partition whose every mark is below a position.
 	 * @param connection a connection in auto-commit
 	 * @param group the group
 	 * @param partition the partition
@@ -158,7 +225,7 @@ public final class CompletionTable {
 	 */
 	int deleteBelow(Connection connection, String group, TopicPartition partition, long below) throws SQLException {
 		try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + this.table
-				+ " WHERE group_id = ? AND topic = ? AND queue_id = ? AND msg_offset < ?")) {
+				+ " WHERE group_id = ? AND topic = ? AND queue_id = ? AND last_offset < ?")) {
 			delete.setString(1, group);
 			delete.setString(2, partition.topic());
 			delete.setInt(3, partition.partition());

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import javax.sql.DataSource;
@@ -46,6 +47,9 @@ public final class ExactlyOnce {
 
 	private final Map<TopicPartition, CompletionMarks> marks = new ConcurrentHashMap<>();
 
+	/** The partitions assigned to this instance: only their deliveries may claim them. */
+	private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
+
 	private final MarkCleaner cleaner;
 
 	/**
@@ -66,8 +70,8 @@ public final class ExactlyOnce {
 	 * @param transaction runs each delivery
 	 * @param dataSource the database of the completion table, the one the transaction is on
 	 * @param table the completion table
-	 * @param retention how long marks below a committed position stay in the table: the longest a
-	 *        stalled instance (a zombie) is fenced after its partition was committed beyond it
+	 * @param retention how long marks below a committed position stay in the table before they are
+	 *        deleted (a stalled instance is fenced by the partition's owner epoch, not by them)
 	 */
 	public ExactlyOnce(ContainerOptions options, DeliveryTransaction transaction, DataSource dataSource,
 			CompletionTable table, Duration retention) {
@@ -133,35 +137,60 @@ public final class ExactlyOnce {
 		return this.cleaner;
 	}
 
-	/** The marks of a partition, read from the table the first time. */
+	/**
+	 * The marks of a partition. When the read at its assignment failed, the first delivery claims
+	 * the partition and reads them; a partition that is not assigned (any more) is never claimed
+	 * by a delivery, which would take it from its new owner.
+	 * @throws MarkConflictException when the partition is not assigned to this instance
+	 */
 	CompletionMarks marks(TopicPartition partition) {
 		CompletionMarks known = this.marks.get(partition);
-		return (known != null) ? known : load(partition, -1);
+		if (known != null) {
+			return known;
+		}
+		if (!this.assigned.contains(partition)) {
+			throw new MarkConflictException(partition + " is not assigned to this instance; this delivery rolls back");
+		}
+		return claimAndLoad(partition, -1);
 	}
 
 	/**
-	 * A partition was assigned: reads its marks at or above its committed position (the only ones
-	 * that can matter), and lets the cleaner delete those below it after the retention.
+	 * A partition was assigned: claims it (a new owner epoch, which fences every earlier owner),
+	 * then reads its marks at or above its committed position (the only ones that can matter), and
+	 * lets the cleaner delete those below it after the retention.
 	 * @param partition the partition
 	 * @param committed its committed position, or {@code null} when the source does not know it
 	 */
 	void assigned(TopicPartition partition, Long committed) {
-		long floor = (committed != null) ? committed : -1;
-		load(partition, floor);
+		this.assigned.add(partition);
+		this.marks.remove(partition);
+		claimAndLoad(partition, (committed != null) ? committed : -1);
 		if (committed != null) {
 			this.cleaner.committed(partition, committed);
 		}
 	}
 
-	/** Reads the marks of a partition from the table again after a conflict, keeping what is known. */
+	/** Reads the marks of a partition from the table again after a conflict, keeping what is known and the epoch. */
 	CompletionMarks reload(TopicPartition partition) {
 		CompletionMarks known = this.marks.get(partition);
-		return load(partition, (known != null) ? known.floor() : -1);
+		return (known != null) ? load(partition, known.floor(), known.epoch()) : marks(partition);
 	}
 
-	/** Reads the marks at or above the floor; the marks held so far are kept. */
-	private CompletionMarks load(TopicPartition partition, long floor) {
-		CompletionMarks fresh = new CompletionMarks(floor);
+	private CompletionMarks claimAndLoad(TopicPartition partition, long floor) {
+		long epoch;
+		try (Connection connection = this.dataSource.getConnection()) {
+			epoch = this.table.claim(connection, this.group, partition);
+		}
+		catch (SQLException ex) {
+			throw new SourceUnavailableException("Claiming " + partition + " in the completion table failed: "
+					+ ex.getMessage(), ex);
+		}
+		return load(partition, floor, epoch);
+	}
+
+	/** Reads the marks at or above the floor; the marks held so far for the same epoch are kept. */
+	private CompletionMarks load(TopicPartition partition, long floor, long epoch) {
+		CompletionMarks fresh = new CompletionMarks(floor, epoch);
 		try (Connection connection = this.dataSource.getConnection()) {
 			fresh.addAll(this.table.load(connection, this.group, partition, Math.max(floor, 0)));
 		}
@@ -170,13 +199,14 @@ public final class ExactlyOnce {
 					+ ex.getMessage(), ex);
 		}
 		CompletionMarks previous = this.marks.put(partition, fresh);
-		if (previous != null) {
+		if (previous != null && previous.epoch() == epoch) {
 			fresh.addAll(previous.offsets());
 		}
 		return fresh;
 	}
 
 	void forget(TopicPartition partition) {
+		this.assigned.remove(partition);
 		this.marks.remove(partition);
 	}
 

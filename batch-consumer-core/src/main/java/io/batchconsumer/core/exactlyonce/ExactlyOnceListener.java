@@ -17,8 +17,8 @@ import io.batchconsumer.core.SliceListener;
  * was given. A listener that throws, or reports some messages failed, rolls back all its writes:
  * the failed messages go back to the engine (retry, then dead letter) and the others are handed to
  * the listener again at once, in a new transaction. When another transaction marked one of them
- * first (a zombie, or the partition's new owner), this one rolls back, the marks are read again and
- * the rest is delivered once more.
+ * first, or the partition has a new owner (its owner epoch changed: this instance is a zombie),
+ * this one rolls back, the marks are read again and the rest is delivered once more.
  *
  * <p>Threading: stateless; called concurrently by workers.
  */
@@ -55,7 +55,7 @@ final class ExactlyOnceListener implements SliceListener {
 					if (!failed.isEmpty()) {
 						throw new Failed(resolved, failed);
 					}
-					this.exactlyOnce.table().mark(connection, this.exactlyOnce.group(), fresh);
+					this.exactlyOnce.table().mark(connection, this.exactlyOnce.group(), fresh, marks.epoch());
 					return null;
 				});
 				marks.addAll(fresh.stream().map(Message::offset).toList());

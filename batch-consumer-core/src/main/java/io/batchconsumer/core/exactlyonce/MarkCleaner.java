@@ -16,8 +16,8 @@ import io.batchconsumer.core.TopicPartition;
 
 /**
  * Deletes completion marks below committed positions in the background, once a position has been
- * committed for the retention: until then a stalled instance still running older messages of the
- * partition is fenced by them.
+ * committed for the retention. The marks are not what fences a stalled instance (the owner epoch
+ * is, {@link OwnerFence}); the retention only keeps them for a while.
  *
  * <p>Threading: {@link #committed} is called by the owner thread, the deletion runs on the daemon
  * thread {@code batch-consumer-<id>-completions}; the pending positions are guarded by {@code this}.
@@ -58,7 +58,7 @@ final class MarkCleaner implements AutoCloseable {
 		for (Map.Entry<TopicPartition, Long> due : due().entrySet()) {
 			try {
 				int deleted = this.exactlyOnce.deleteBelow(due.getKey(), due.getValue());
-				logger.debug("Deleted {} completion marks of {} below {}", deleted, due.getKey(), due.getValue());
+				logger.debug("Deleted {} completion rows of {} below {}", deleted, due.getKey(), due.getValue());
 			}
 			catch (Exception ex) {
 				logger.warn("Deleting completion marks of {} below {} failed, tried again later: {}", due.getKey(),

@@ -3,8 +3,9 @@ package io.batchconsumer.core.exactlyonce;
 import java.sql.SQLException;
 
 /**
- * Another transaction marked one of these messages first (a zombie, or the new owner of the
- * partition): this transaction must roll back, its side effects never become visible.
+ * Another transaction marked one of these messages first, or the partition has another owner now
+ * (this instance is a zombie): this transaction must roll back, its side effects never become
+ * visible.
  */
 public final class MarkConflictException extends RuntimeException {
 
@@ -12,6 +13,10 @@ public final class MarkConflictException extends RuntimeException {
 
 	MarkConflictException(String message, SQLException cause) {
 		super(message, cause);
+	}
+
+	MarkConflictException(String message) {
+		super(message);
 	}
 
 }

@@ -97,14 +97,28 @@ CREATE TABLE IF NOT EXISTS ${prefix}schedule (
 
 CREATE INDEX IF NOT EXISTS ${prefix}schedule_due ON ${prefix}schedule (deliver_at);
 
--- Exactly-once processing: one row per finished message of a group (processing: exactly-once).
--- Written in the listener's transaction; the primary key fences a second transaction marking the
--- same message. Rows below the committed position are deleted in the background.
-CREATE TABLE IF NOT EXISTS ${prefix}completed (
+-- Exactly-once processing (processing: exactly-once): one row per committed delivery of a slice,
+-- holding the offsets it finished as runs relative to first_offset ('0-49'). Written in the
+-- listener's transaction; rows wholly below the committed position are deleted in the background.
+CREATE TABLE IF NOT EXISTS ${prefix}completions (
 	group_id VARCHAR(255) NOT NULL,
 	topic VARCHAR(200) NOT NULL,
 	queue_id INT NOT NULL,
-	msg_offset BIGINT NOT NULL,
+	first_offset BIGINT NOT NULL,
+	last_offset BIGINT NOT NULL,
+	mark_count INT NOT NULL,
+	offsets VARCHAR(4000) NOT NULL,
 	completed_at BIGINT NOT NULL,
-	PRIMARY KEY (group_id, topic, queue_id, msg_offset)
+	PRIMARY KEY (group_id, topic, queue_id, first_offset)
+);
+
+-- Exactly-once processing: the owner epoch of each partition of a group. A new owner increments it
+-- before it reads the marks; every delivery reads it under a row lock as its last statement and
+-- rolls back when it changed, so a zombie commits nothing after the new owner read the marks.
+CREATE TABLE IF NOT EXISTS ${prefix}fences (
+	group_id VARCHAR(255) NOT NULL,
+	topic VARCHAR(200) NOT NULL,
+	queue_id INT NOT NULL,
+	epoch BIGINT NOT NULL,
+	PRIMARY KEY (group_id, topic, queue_id)
 );

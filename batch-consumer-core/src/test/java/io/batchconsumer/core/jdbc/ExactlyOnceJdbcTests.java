@@ -66,7 +66,7 @@ class ExactlyOnceJdbcTests {
 			assertThat(container.stop()).isTrue();
 			assertThat(rows(dataSource, settings)).isEqualTo(500);
 			assertThat(distinctRows(dataSource, settings)).isEqualTo(500);
-			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix() + "completed"))
+			assertThat(marks(dataSource, settings))
 				.isEqualTo(500);
 		}
 	}
@@ -80,13 +80,23 @@ class ExactlyOnceJdbcTests {
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
 	void aFailedReadOfTheMarksOnAssignmentStallsNoQueue(TestDatabases.Kind kind) {
+		failOnAssignment(kind, "SELECT first_offset, offsets FROM");
+	}
+
+	/** The same when claiming the queue (its new owner epoch) fails: the first delivery claims it. */
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void aFailedClaimOnAssignmentStallsNoQueue(TestDatabases.Kind kind) {
+		failOnAssignment(kind, "UPDATE \\w+fences SET epoch");
+	}
+
+	private void failOnAssignment(TestDatabases.Kind kind, String statement) {
 		JdbcSettings settings = TestDatabases.settings();
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
 				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
 			createRows(dataSource, settings);
 			send(transport, 0, 200);
-			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource)
-				.add(FaultRule.sql("SELECT msg_offset FROM").times(1));
+			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource).add(FaultRule.sql(statement).times(1));
 			BatchContainer container = container(transport, faulty, settings, "eo", rowWriter(settings, (m) -> null));
 			container.start();
 			try {
@@ -129,7 +139,7 @@ class ExactlyOnceJdbcTests {
 					+ "rows WHERE payload = '13'")).isZero();
 			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix() + "dead_letter"))
 				.isEqualTo(1);
-			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix() + "completed"))
+			assertThat(marks(dataSource, settings))
 				.isEqualTo(100);
 		}
 	}
@@ -150,8 +160,7 @@ class ExactlyOnceJdbcTests {
 					exactlyOnce.deadLetterSink(transport.deadLetterSink(options)));
 			container.start();
 			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 200);
-			await().atMost(Duration.ofSeconds(30)).until(() -> exactlyOnce.pending() == 0 && TestDatabases.count(dataSource,
-					"SELECT COUNT(*) FROM " + settings.tablePrefix() + "completed") == 0);
+			await().atMost(Duration.ofSeconds(30)).until(() -> exactlyOnce.pending() == 0 && marks(dataSource, settings) == 0);
 			assertThat(container.stop()).isTrue();
 			assertThat(rows(dataSource, settings)).isEqualTo(200);
 		}
@@ -167,7 +176,6 @@ class ExactlyOnceJdbcTests {
 	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
 	void marksBelowTheCommittedPositionAreNotLoadedOnAssignmentAndAreDeleted(TestDatabases.Kind kind) {
 		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
-		String completed = settings.tablePrefix() + "completed";
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
 				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
 			createRows(dataSource, settings);
@@ -176,7 +184,7 @@ class ExactlyOnceJdbcTests {
 			first.start();
 			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 100);
 			assertThat(first.stop()).isTrue();
-			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + completed)).isEqualTo(100);
+			assertThat(marks(dataSource, settings)).isEqualTo(100);
 			ContainerOptions options = options("second");
 			ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
 					new CompletionTable(settings.tablePrefix()), Duration.ofMillis(300));
@@ -187,7 +195,7 @@ class ExactlyOnceJdbcTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> second.stats().partitions().size() == 1);
 			assertThat(exactlyOnce.pending()).as("marks loaded below the committed position").isZero();
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + completed) == 0);
+				.until(() -> marks(dataSource, settings) == 0);
 			send(transport, 100, 150);
 			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 150);
 			assertThat(second.stop()).isTrue();
@@ -358,6 +366,11 @@ class ExactlyOnceJdbcTests {
 
 	static int rows(DataSource dataSource, JdbcSettings settings) {
 		return TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix() + "rows");
+	}
+
+	/** The messages marked in the completion table. */
+	static long marks(DataSource dataSource, JdbcSettings settings) {
+		return new CompletionTable(settings.tablePrefix()).markCount(dataSource);
 	}
 
 	static int distinctRows(DataSource dataSource, JdbcSettings settings) {

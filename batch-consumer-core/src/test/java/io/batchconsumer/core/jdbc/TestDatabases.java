@@ -21,13 +21,13 @@ import io.batchconsumer.testsupport.SharedPostgres;
  *
  * <p>Threading: used by one test at a time.
  */
-final class TestDatabases implements AutoCloseable {
+public final class TestDatabases implements AutoCloseable {
 
 	/** The database of the shared MariaDB server these tests use, created on first use. */
 	private static String mariaDbUrl;
 
 	/** The kinds of database the tests run on. */
-	enum Kind {
+	public enum Kind {
 
 		H2, POSTGRESQL, MARIADB
 
@@ -53,7 +53,7 @@ final class TestDatabases implements AutoCloseable {
 	 * @param poolSize connections
 	 * @return the data source; close it after the test
 	 */
-	HikariDataSource dataSource(Kind kind, Path dir, int poolSize) {
+	public HikariDataSource dataSource(Kind kind, Path dir, int poolSize) {
 		HikariConfig config = new HikariConfig();
 		if (kind == Kind.H2) {
 			// No WRITE_DELAY=0 in the URL on purpose: the transport must set it itself.

@@ -31,6 +31,7 @@ import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.exactlyonce.CompletionTable;
 import io.batchconsumer.core.exactlyonce.ExactlyOnce;
 import io.batchconsumer.core.exactlyonce.JdbcDeliveryTransaction;
@@ -203,16 +204,16 @@ class ExactlyOnceKafkaDeadLetterTests extends SharedKafkaTransportTests {
 	}
 
 	private static boolean marked(DataSource dataSource, String topic, long offset) {
-		return count(dataSource, "SELECT COUNT(*) FROM bc_completed WHERE topic = '" + topic + "' AND msg_offset = "
-				+ offset) == 1;
+		return new CompletionTable("bc_").marks(dataSource, "group-" + topic, new TopicPartition(topic, 0))
+			.contains(offset);
 	}
 
 	private static int rows(DataSource dataSource) {
 		return count(dataSource, "SELECT COUNT(*) FROM rows");
 	}
 
-	private static int marks(DataSource dataSource) {
-		return count(dataSource, "SELECT COUNT(*) FROM bc_completed");
+	private static long marks(DataSource dataSource) {
+		return new CompletionTable("bc_").markCount(dataSource);
 	}
 
 	private static int count(DataSource dataSource, String sql) {

@@ -150,8 +150,8 @@ public class BatchConsumerProperties extends ContainerProperties implements Vali
 		private String transactionManager;
 
 		/**
-		 * How long completion marks below a committed position stay in the completion table: the
-		 * longest a stalled instance is still fenced after its partition moved and was committed.
+		 * How long completion marks below a committed position stay in the completion table before
+		 * they are deleted. A stalled instance is fenced by the partition's owner epoch, not by them.
 		 */
 		private Duration retention = Duration.ofMinutes(5);
 
