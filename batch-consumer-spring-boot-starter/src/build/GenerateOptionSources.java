@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import io.batchconsumer.core.ConfigurableOptions;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOption.Level;
+import io.batchconsumer.core.OptionKeys;
 
 /**
  * Writes the starter's option property classes, the defaults of their IDE metadata and the
@@ -422,18 +423,7 @@ public final class GenerateOptionSources {
 	}
 
 	private static String camel(String key) {
-		StringBuilder out = new StringBuilder();
-		boolean upper = false;
-		for (char c : key.toCharArray()) {
-			if (c == '-') {
-				upper = true;
-			}
-			else {
-				out.append(upper ? Character.toUpperCase(c) : c);
-				upper = false;
-			}
-		}
-		return out.toString();
+		return OptionKeys.camelCase(key);
 	}
 
 	private static String capitalized(String name) {

@@ -3,11 +3,13 @@ package io.batchconsumer.core;
 /**
  * How the key of a {@link ContainerOption} is spelled elsewhere: the key is written like the
  * properties ({@code flow-control.max-span}); the {@code @BatchListener} attribute of the same
- * option is the key in camel case ({@code flowControlMaxSpan}).
+ * option is the key in camel case ({@code flowControlMaxSpan}); its property in the starter's
+ * property classes is the bean path of the key's segments in camel case
+ * ({@code flowControl.maxSpan}).
  *
  * <p>Threading: stateless.
  */
-final class OptionKeys {
+public final class OptionKeys {
 
 	private OptionKeys() {
 	}
@@ -17,7 +19,7 @@ final class OptionKeys {
 	 * @param key the key, for example {@code consumer-batch-size}
 	 * @return for example {@code consumerBatchSize}
 	 */
-	static String camelCase(String key) {
+	public static String camelCase(String key) {
 		StringBuilder name = new StringBuilder();
 		boolean upper = false;
 		for (char c : key.toCharArray()) {
@@ -30,6 +32,19 @@ final class OptionKeys {
 			}
 		}
 		return name.toString();
+	}
+
+	/**
+	 * The bean path of a key: each segment in camel case.
+	 * @param key the key, for example {@code flow-control.pull-threshold-for-queue}
+	 * @return for example {@code flowControl.pullThresholdForQueue}
+	 */
+	public static String propertyPath(String key) {
+		StringBuilder path = new StringBuilder();
+		for (String segment : key.split("\\.")) {
+			path.append((path.length() > 0) ? "." : "").append(camelCase(segment));
+		}
+		return path.toString();
 	}
 
 }

@@ -135,7 +135,8 @@ public final class CompletionTable {
 	private void insert(Connection connection, String group, TopicPartition partition, List<OffsetRuns.Row> rows,
 			long now) throws SQLException {
 		StringBuilder sql = new StringBuilder("INSERT INTO ").append(this.table)
-			.append(" (group_id, topic, queue_id, first_offset, last_offset, mark_count, offsets, completed_at) VALUES ");
+			.append(" (group_id, topic, queue_id, first_offset, last_offset, mark_count, offsets, completed_at)")
+			.append(" VALUES ");
 		for (int i = 0; i < rows.size(); i++) {
 			sql.append((i == 0) ? "(?, ?, ?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?, ?, ?)");
 		}

@@ -39,8 +39,9 @@ final class OwnerFence {
 	}
 
 	String ddl() {
-		return "CREATE TABLE IF NOT EXISTS " + this.table + " (group_id VARCHAR(255) NOT NULL, topic VARCHAR(200) NOT NULL,"
-				+ " queue_id INT NOT NULL, epoch BIGINT NOT NULL, PRIMARY KEY (group_id, topic, queue_id))";
+		return "CREATE TABLE IF NOT EXISTS " + this.table + " (group_id VARCHAR(255) NOT NULL,"
+				+ " topic VARCHAR(200) NOT NULL, queue_id INT NOT NULL, epoch BIGINT NOT NULL,"
+				+ " PRIMARY KEY (group_id, topic, queue_id))";
 	}
 
 	/**
@@ -92,8 +93,8 @@ final class OwnerFence {
 	void check(Connection connection, String group, TopicPartition partition, long epoch) throws SQLException {
 		long current = read(connection, group, partition, lockClause(connection));
 		if (current != epoch) {
-			throw new MarkConflictException(partition + " has another owner now (epoch " + current + ", this delivery's "
-					+ epoch + " in " + this.table + "); this delivery rolls back");
+			throw new MarkConflictException(partition + " has another owner now (epoch " + current
+					+ ", this delivery's " + epoch + " in " + this.table + "); this delivery rolls back");
 		}
 	}
 

@@ -10,6 +10,7 @@ import org.springframework.util.unit.DataSize;
 import io.batchconsumer.core.ConfigurableOptions;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOption.Level;
+import io.batchconsumer.core.OptionKeys;
 
 /**
  * Reads and defaults the properties of the {@link ConfigurableOptions} table: it maps an option
@@ -87,18 +88,7 @@ final class OptionTable {
 	 * @return for example {@code flowControl.pullThresholdForQueue}
 	 */
 	static String path(ContainerOption<?> option) {
-		StringBuilder path = new StringBuilder();
-		boolean upper = false;
-		for (char c : option.key().toCharArray()) {
-			if (c == '-') {
-				upper = true;
-			}
-			else {
-				path.append(upper ? Character.toUpperCase(c) : c);
-				upper = false;
-			}
-		}
-		return path.toString();
+		return OptionKeys.propertyPath(option.key());
 	}
 
 	private static BeanWrapper wrapper(ContainerProperties properties) {
