@@ -30,7 +30,11 @@ import io.batchconsumer.core.TopicPartition;
  *         exactlyOnce.deadLetterSink(sink));
  * }</pre>
  *
- * <p>Threading: thread-safe; the marks are shared by workers and the owner thread.
+ * <p>Threading: thread-safe; the marks are shared by workers and the owner thread. Claims, reloads
+ * and forgetting hold this object's monitor (a partition is claimed once per assignment, and a
+ * reload never puts back the marks of an older epoch); a delivery finds its marks without it. No
+ * database lock is held while the monitor is waited for: deliveries ask for their marks before their
+ * transaction and reload after its rollback.
  */
 public final class ExactlyOnce {
 
@@ -145,8 +149,13 @@ public final class ExactlyOnce {
 	 */
 	CompletionMarks marks(TopicPartition partition) {
 		CompletionMarks known = this.marks.get(partition);
+		return (known != null) ? known : claimAtFirstDelivery(partition);
+	}
+
+	private synchronized CompletionMarks claimAtFirstDelivery(TopicPartition partition) {
+		CompletionMarks known = this.marks.get(partition);
 		if (known != null) {
-			return known;
+			return known; // another delivery claimed it meanwhile: one claim, one epoch
 		}
 		if (!this.assigned.contains(partition)) {
 			throw new MarkConflictException(partition + " is not assigned to this instance; this delivery rolls back");
@@ -161,7 +170,7 @@ public final class ExactlyOnce {
 	 * @param partition the partition
 	 * @param committed its committed position, or {@code null} when the source does not know it
 	 */
-	void assigned(TopicPartition partition, Long committed) {
+	synchronized void assigned(TopicPartition partition, Long committed) {
 		this.assigned.add(partition);
 		this.marks.remove(partition);
 		claimAndLoad(partition, (committed != null) ? committed : -1);
@@ -171,9 +180,9 @@ public final class ExactlyOnce {
 	}
 
 	/** Reads the marks of a partition from the table again after a conflict, keeping what is known and the epoch. */
-	CompletionMarks reload(TopicPartition partition) {
+	synchronized CompletionMarks reload(TopicPartition partition) {
 		CompletionMarks known = this.marks.get(partition);
-		return (known != null) ? load(partition, known.floor(), known.epoch()) : marks(partition);
+		return (known != null) ? load(partition, known.floor(), known.epoch()) : claimAtFirstDelivery(partition);
 	}
 
 	private CompletionMarks claimAndLoad(TopicPartition partition, long floor) {
@@ -205,7 +214,7 @@ public final class ExactlyOnce {
 		return fresh;
 	}
 
-	void forget(TopicPartition partition) {
+	synchronized void forget(TopicPartition partition) {
 		this.assigned.remove(partition);
 		this.marks.remove(partition);
 	}
