@@ -58,6 +58,13 @@ public final class GenerateOptionSources {
 	}
 
 	public static void main(String[] args) throws IOException {
+		for (ContainerOption<?> option : ContainerOption.all()) {
+			boolean property = option.isSettableAt(Level.LISTENER) || option.isSettableAt(Level.GLOBAL);
+			if (option != ContainerOption.ID && option.isSettableAt(Level.ANNOTATION) && !property) {
+				throw new IllegalStateException(option.key() + ": an option only the annotation may set is not resolved"
+						+ " (only the id is); let a property set it too");
+			}
+		}
 		Path sources = Path.of(args[0], PACKAGE.split("\\."));
 		Files.createDirectories(sources);
 		List<ContainerOption<?>> global = new ArrayList<>();
