@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.internal.SqlStates;
 
 /**
  * The completion table {@code <prefix>completions} (by default {@code bc_completions}): one row per
@@ -122,7 +123,7 @@ public final class CompletionTable {
 			}
 		}
 		catch (SQLException ex) {
-			if (isDuplicateKey(ex)) {
+			if (SqlStates.isDuplicateKey(ex)) {
 				throw new MarkConflictException("Another transaction marked a message of " + partition + " in "
 						+ this.table + " first; this delivery rolls back", ex);
 			}
@@ -233,27 +234,6 @@ public final class CompletionTable {
 			delete.setLong(4, below);
 			return delete.executeUpdate();
 		}
-	}
-
-	/**
-	 * Whether a failure is a duplicate key: SQLSTATE class 23, anywhere in the chain.
-	 * @param ex the failure
-	 * @return whether it is
-	 */
-	static boolean isDuplicateKey(SQLException ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof SQLException sql) {
-				String state = sql.getSQLState();
-				if (state != null && state.startsWith("23")) {
-					return true;
-				}
-				SQLException next = sql.getNextException();
-				if (next != null && next != sql && next.getSQLState() != null && next.getSQLState().startsWith("23")) {
-					return true;
-				}
-			}
-		}
-		return false;
 	}
 
 }

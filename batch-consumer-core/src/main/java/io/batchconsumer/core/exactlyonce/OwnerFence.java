@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.Locale;
 
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.internal.SqlStates;
 
 /**
  * The owner epochs of the partitions, the table {@code <prefix>fences}: one row per group and
@@ -61,7 +62,7 @@ final class OwnerFence {
 					insert(connection, group, partition);
 				}
 				catch (SQLException ex) {
-					if (!CompletionTable.isDuplicateKey(ex)) {
+					if (!SqlStates.isDuplicateKey(ex)) {
 						throw ex;
 					}
 					connection.rollback(); // another instance inserted it first: take the next epoch

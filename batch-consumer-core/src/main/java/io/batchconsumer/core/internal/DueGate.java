@@ -54,9 +54,6 @@ final class DueGate {
 	 * @return milliseconds, zero or less when it is due
 	 */
 	long millisUntilDue(Message<?> message) {
-		if (isOpen() && message.headers().isEmpty()) {
-			return 0;
-		}
 		long deliverAt = message.deliverAtMillis();
 		if (isOpen() && deliverAt == 0) {
 			return 0;

@@ -70,10 +70,27 @@ final class FinalDrain {
 	 * @param states the partitions' current states
 	 */
 	void drain(List<PartitionState> states) {
+		begin(states);
+		await(states);
+	}
+
+	/**
+	 * Stops dispatching for the partitions and takes back their slices not started.
+	 * @param states the partitions' current states
+	 */
+	void begin(List<PartitionState> states) {
 		this.withdrawQueued.accept(states);
 		for (PartitionState state : states) {
 			state.startDraining();
 		}
+	}
+
+	/**
+	 * Waits up to {@code shutdown-timeout} for the slices of partitions that {@link #begin began}
+	 * draining; after an abort it does not wait.
+	 * @param states the partitions' current states
+	 */
+	void await(List<PartitionState> states) {
 		long deadline = this.ticker.nanoTime() + this.options.shutdownTimeout().toNanos();
 		while (!this.aborted.getAsBoolean() && states.stream().anyMatch(this::isWaitedFor)) {
 			long left = deadline - this.ticker.nanoTime();

@@ -265,10 +265,10 @@ final class PollLoop implements Runnable {
 	private void shutdown() {
 		this.status.state(ContainerState.STOPPING);
 		List<PartitionState> states = this.partitions.all();
-		this.dispatcher.withdrawQueued(states); // before the log counts the slices in flight
+		this.drain.begin(states); // takes back the slices not started, before the log counts those in flight
 		StopLog stopLog = StopLog.drainStarted(this.options.id(), states, this.options.shutdownTimeout().toMillis(),
 				this.ticker);
-		this.drain.drain(states);
+		this.drain.await(states);
 		stopLog.drained(states);
 		this.drain.commit(states);
 		stopLog.committed(states);

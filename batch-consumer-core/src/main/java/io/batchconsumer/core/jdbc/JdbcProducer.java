@@ -22,6 +22,7 @@ import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.SourceUnavailableException;
+import io.batchconsumer.core.internal.SqlStates;
 
 /**
  * Stores messages in the message table. A batch is one transaction: for each queue it touches
@@ -231,7 +232,7 @@ final class JdbcProducer implements BatchProducer {
 				return this.sql.inTransactionOrThrow((connection) -> insert(connection, topic, rows));
 			}
 			catch (SQLException ex) {
-				boolean counterBehind = Sql.isDuplicateKey(ex);
+				boolean counterBehind = SqlStates.isDuplicateKey(ex);
 				if (attempt >= ATTEMPTS || !(Sql.isTransient(ex) || counterBehind)) {
 					throw ex;
 				}

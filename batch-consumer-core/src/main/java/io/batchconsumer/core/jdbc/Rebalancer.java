@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.SourceUnavailableException;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.internal.SqlStates;
 
 /**
  * Decides which queues a source owns and tells the engine, from inside {@code poll()}.
@@ -78,8 +79,7 @@ final class Rebalancer {
 	}
 
 	/**
-	 * Marks queues whose commit was refused: they are lost at the next poll and claimed again if
-	 * their lease is still ours.
+	 * Marks queues whose commit was refused: lost at the next poll, claimed again if still leased.
 	 * @param queues the refused queues
 	 */
 	void fenced(Collection<TopicPartition> queues) {
@@ -261,7 +261,7 @@ final class Rebalancer {
 			});
 		}
 		catch (SQLException ex) {
-			if (Sql.isDuplicateKey(ex)) {
+			if (SqlStates.isDuplicateKey(ex)) {
 				return null; // another instance took it at the same moment
 			}
 			throw new SourceUnavailableException("Taking " + queue + " failed: " + ex.getMessage(), ex);

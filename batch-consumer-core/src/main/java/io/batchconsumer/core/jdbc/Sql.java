@@ -98,26 +98,6 @@ final class Sql {
 	}
 
 	/**
-	 * Whether a failure is a duplicate key (SQLSTATE class 23, integrity constraint violation), on
-	 * the exception, its cause or an exception it chains (a batch's failure reports its statement's
-	 * there).
-	 * @param ex the failure
-	 * @return whether a row with that key exists already
-	 */
-	static boolean isDuplicateKey(SQLException ex) {
-		for (SQLException next = ex; next != null; next = (next.getNextException() != next) ? next.getNextException() : null) {
-			if (isIntegrityViolation(next) || (next.getCause() instanceof SQLException cause && isIntegrityViolation(cause))) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static boolean isIntegrityViolation(SQLException ex) {
-		return ex.getSQLState() != null && ex.getSQLState().startsWith("23");
-	}
-
-	/**
 	 * Whether a failure is worth one more try: a deadlock, a serialization failure or a lock timeout.
 	 * @param ex the failure
 	 * @return whether a retry may succeed

@@ -8,6 +8,8 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.batchconsumer.core.internal.SqlStates;
+
 /**
  * Knows how many queues each topic has, and creates a topic (its row and one counter row per
  * queue) on first use. The queue count of an existing topic always comes from the topic table,
@@ -64,7 +66,7 @@ final class Topics {
 			return this.sql.inTransactionOrThrow((connection) -> insert(connection, topic));
 		}
 		catch (SQLException ex) {
-			if (Sql.isDuplicateKey(ex)) {
+			if (SqlStates.isDuplicateKey(ex)) {
 				// Another producer or consumer created it at the same moment.
 				return this.sql.inTransaction("Reading topic '" + topic + "'", (connection) -> read(connection, topic));
 			}
