@@ -107,11 +107,15 @@ class JdbcFaultRandomizedTests {
 	@ParameterizedTest(name = "{0} seed {1}")
 	@MethodSource("seeds")
 	void everyMessageIsFinishedAndCommittedWhateverStatementsFail(TestDatabases.Kind kind, long seed) throws Exception {
+		Run run = null;
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 12)) {
-			new Run(seed, dataSource).execute();
+			run = new Run(seed, dataSource);
+			run.execute();
 		}
 		catch (Throwable ex) {
-			throw new AssertionError(kind + " seed " + seed + " failed; replay with -Dbatch-consumer.seeds=" + seed, ex);
+			// CI shows only this line: say what the run was and how it failed.
+			throw new AssertionError(kind + " seed " + seed + " failed (" + run + "): " + ex
+					+ "; replay with -Dbatch-consumer.seeds=" + seed, ex);
 		}
 	}
 
@@ -148,6 +152,8 @@ class JdbcFaultRandomizedTests {
 
 		private final List<FaultRule> rules = new ArrayList<>();
 
+		private final List<String> shape = new ArrayList<>();
+
 		Run(long seed, HikariDataSource dataSource) {
 			this.seed = seed;
 			this.random = new Random(seed);
@@ -160,6 +166,13 @@ class JdbcFaultRandomizedTests {
 			// Two containers of a group may both run a queue while a lease moves: no order to check then.
 			this.ordering = (this.containers == 1) ? Ordering.values()[this.random.nextInt(3)] : Ordering.UNORDERED;
 			this.guarantee = new ProcessingGuarantee(this.mirror, this.ordering);
+			this.shape.add(this.settings.queuesPerTopic() + " queues, lease " + this.settings.leaseDuration().toSeconds()
+					+ " s, " + this.containers + " container(s), " + this.ordering);
+		}
+
+		@Override
+		public String toString() {
+			return String.join(", ", this.shape);
 		}
 
 		void execute() throws Exception {
@@ -189,6 +202,7 @@ class JdbcFaultRandomizedTests {
 			ConsumptionMode mode = (this.containers == 1 && this.random.nextInt(5) == 0) ? ConsumptionMode.BROADCAST
 					: ConsumptionMode.CLUSTERING;
 			String group = (mode == ConsumptionMode.BROADCAST) ? GROUP + "@" + transport.instanceId() : GROUP;
+			this.shape.add(mode.toString());
 			addFaults();
 			this.faults.enabled(true);
 			List<BatchContainer> started = new ArrayList<>();
@@ -272,6 +286,7 @@ class JdbcFaultRandomizedTests {
 					.probability(0.05 + this.random.nextDouble() * 0.25, this.random.nextLong());
 				this.rules.add(rule);
 				this.faults.add(rule);
+				this.shape.add(name + " " + fault);
 			}
 		}
 
@@ -291,6 +306,9 @@ class JdbcFaultRandomizedTests {
 				.shutdownTimeout(Duration.ofSeconds(10))
 				.pollTimeout(Duration.ofMillis(50))
 				.build();
+			this.shape.add(id + ": threads " + options.threadSize() + ", slice " + options.consumerBatchSize() + ", pull "
+					+ options.pullBatchSize() + ", commit " + options.commitInterval().toMillis() + " ms, attempts "
+					+ options.retryMaxAttempts());
 			DeadLetterSink sink = transport.deadLetterSink(options);
 			DeadLetterSink observed = (deadLetter) -> {
 				sink.send(deadLetter);

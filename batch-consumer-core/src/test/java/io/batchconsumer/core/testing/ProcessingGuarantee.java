@@ -18,8 +18,10 @@ import io.batchconsumer.core.TopicPartition;
  * Checks the guarantees (the README's "The guarantee") while a test runs, like Decaton's {@code ProcessingGuarantee}:
  * <ul>
  * <li>a commit never passes a message that is not finished (succeeded or dead-lettered);</li>
- * <li>a commit never goes back (except after {@link #allowRewind}, or once to a seek's target
- * after {@link #allowRewindTo});</li>
+ * <li>a container's commits never go back (except after {@link #allowRewind}, or once to a seek's
+ * target after {@link #allowRewindTo}); each container commits on its owner thread, so the
+ * history is kept per committing thread: a zombie's refused commit attempt does not count against
+ * the partition's new owner;</li>
  * <li>with {@code key} order, a message is first attempted only after every earlier message of its
  * key in its partition was attempted, and no two slices work on one key at once; with
  * {@code partition} order the same per partition;</li>
@@ -43,7 +45,8 @@ public final class ProcessingGuarantee {
 
 	private final Map<TopicPartition, Set<Long>> outstanding = new ConcurrentHashMap<>();
 
-	private final Map<TopicPartition, Long> lastCommit = new ConcurrentHashMap<>();
+	/** Per committing thread (a container's owner thread): the last commit of each partition. */
+	private final Map<Thread, Map<TopicPartition, Long>> lastCommit = new ConcurrentHashMap<>();
 
 	/** Seeks asked for and not yet seen in a commit: the partition's target. */
 	private final Map<TopicPartition, Long> rewinds = new ConcurrentHashMap<>();
@@ -168,7 +171,8 @@ public final class ProcessingGuarantee {
 	}
 
 	private void checkCommit(TopicPartition partition, long offset) {
-		Long previous = this.lastCommit.put(partition, offset);
+		Long previous = this.lastCommit.computeIfAbsent(Thread.currentThread(), (t) -> new ConcurrentHashMap<>())
+			.put(partition, offset);
 		if (previous != null && offset < previous) {
 			Long target = this.rewinds.get(partition);
 			if (target != null && offset >= target) {
