@@ -110,13 +110,15 @@ CREATE TABLE IF NOT EXISTS ${prefix}completions (
 	PRIMARY KEY (group_id, topic, queue_id, first_offset)
 ) ENGINE=InnoDB;
 
--- Exactly-once processing: the owner epoch of each partition of a group. A new owner increments it
--- before it reads the marks; every delivery reads it under a row lock as its last statement and
--- rolls back when it changed, so a zombie commits nothing after the new owner read the marks.
+-- Exactly-once processing: the owner epoch of each partition of a group, in 8 rows (stripes). A new
+-- owner increments all of them before it reads the marks; every delivery reads its worker's stripe
+-- under a row lock as its last statement and rolls back when it changed, so a zombie commits nothing
+-- after the new owner read the marks.
 CREATE TABLE IF NOT EXISTS ${prefix}fences (
 	group_id VARCHAR(255) NOT NULL,
 	topic VARCHAR(200) NOT NULL,
 	queue_id INT NOT NULL,
+	stripe INT NOT NULL,
 	epoch BIGINT NOT NULL,
-	PRIMARY KEY (group_id, topic, queue_id)
+	PRIMARY KEY (group_id, topic, queue_id, stripe)
 ) ENGINE=InnoDB;

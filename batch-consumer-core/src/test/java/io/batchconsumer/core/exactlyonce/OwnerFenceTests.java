@@ -3,9 +3,12 @@ package io.batchconsumer.core.exactlyonce;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.LongStream;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -24,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * The owner epoch fences a zombie, on H2 (file), PostgreSQL and MariaDB: a delivery of an owner
  * whose partition was claimed since rolls back; and raced against the new owner's claim, a
  * delivery either fails or commits before the claim, so the marks the new owner reads after its
- * claim always hold every committed delivery (the row lock of the check makes the claim wait).
+ * claim always hold every committed delivery (the row lock of the check makes the claim wait);
+ * deliveries of one partition on different worker threads do not wait for each other.
  */
 class OwnerFenceTests {
 
@@ -50,45 +54,87 @@ class OwnerFenceTests {
 		}
 	}
 
+	/** Three deliveries on three threads (three stripes of the fence) race each claim. */
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
 	void aDeliveryRacingTheNewOwnersClaimFailsOrIsSeenByIt(TestDatabases.Kind kind) throws Exception {
-		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+		int racers = 3;
+		ExecutorService threads = Executors.newFixedThreadPool(racers);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 6)) {
 			CompletionTable table = table(dataSource, "fence2_");
 			int committedBeforeClaim = 0;
 			int fenced = 0;
 			for (int round = 0; round < 60; round++) {
 				long epoch = claim(table, dataSource);
-				long from = round * 10L;
-				CyclicBarrier start = new CyclicBarrier(2);
-				CompletableFuture<Boolean> delivery = CompletableFuture.supplyAsync(() -> {
-					try {
+				CyclicBarrier start = new CyclicBarrier(racers + 1);
+				List<Long> froms = new ArrayList<>();
+				List<Future<Boolean>> deliveries = new ArrayList<>();
+				for (int racer = 0; racer < racers; racer++) {
+					long from = (round * racers + racer) * 10L;
+					froms.add(from);
+					deliveries.add(threads.submit(() -> {
 						start.await();
-						deliver(table, dataSource, epoch, from);
-						return true;
-					}
-					catch (MarkConflictException ex) {
-						return false;
-					}
-					catch (Exception ex) {
-						throw new IllegalStateException(ex);
-					}
-				});
+						try {
+							deliver(table, dataSource, epoch, from);
+							return true;
+						}
+						catch (MarkConflictException ex) {
+							return false;
+						}
+					}));
+				}
 				start.await();
 				claim(table, dataSource);
 				List<Long> seen = table.marks(dataSource, "group", PARTITION);
-				boolean committed = delivery.get();
-				if (committed) {
-					assertThat(seen).as("round " + round + ": a delivery that committed is read by the new owner")
-						.containsAll(offsets(from));
-					committedBeforeClaim++;
-				}
-				else {
-					assertThat(seen).as("round " + round).doesNotContainAnyElementsOf(offsets(from));
-					fenced++;
+				for (int racer = 0; racer < racers; racer++) {
+					String as = "round " + round + ", delivery from " + froms.get(racer);
+					if (deliveries.get(racer).get()) {
+						assertThat(seen).as(as + ": committed, so read by the new owner").containsAll(offsets(froms.get(racer)));
+						committedBeforeClaim++;
+					}
+					else {
+						assertThat(seen).as(as + ": fenced").doesNotContainAnyElementsOf(offsets(froms.get(racer)));
+						fenced++;
+					}
 				}
 			}
-			assertThat(committedBeforeClaim + fenced).isEqualTo(60);
+			assertThat(committedBeforeClaim + fenced).isEqualTo(60 * racers);
+		}
+		finally {
+			threads.shutdown();
+		}
+	}
+
+	/**
+	 * Two deliveries of one partition on two worker threads: the second commits while the first
+	 * still holds its fence lock. On H2 ({@code FOR UPDATE}) each thread checks its own stripe; with
+	 * one row per partition the second waited for the first's commit (here: until H2's lock timeout,
+	 * as the first never commits before the second is done).
+	 */
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void deliveriesOfOnePartitionOnTwoThreadsCommitSideBySide(TestDatabases.Kind kind) throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			CompletionTable table = table(dataSource, "fence3_");
+			long epoch = claim(table, dataSource);
+			ExecutorService threads = Executors.newFixedThreadPool(2);
+			try (Connection first = dataSource.getConnection()) {
+				first.setAutoCommit(false);
+				threads.submit(() -> {
+					table.mark(first, "group", messages(0), epoch); // holds its fence lock until the commit below
+					return null;
+				}).get();
+				threads.submit(() -> {
+					deliver(table, dataSource, epoch, 10);
+					return null;
+				}).get();
+				first.commit();
+			}
+			finally {
+				threads.shutdown();
+			}
+			assertThat(table.marks(dataSource, "group", PARTITION)).containsExactlyElementsOf(
+					LongStream.range(0, 20).boxed().toList());
 		}
 	}
 
@@ -110,10 +156,7 @@ class OwnerFenceTests {
 		try (Connection connection = dataSource.getConnection()) {
 			connection.setAutoCommit(false);
 			try {
-				List<Message<byte[]>> messages = offsets(from).stream()
-					.map((offset) -> Message.raw(PARTITION.topic(), PARTITION.partition(), offset, null, new byte[0], null, 0))
-					.toList();
-				table.mark(connection, "group", messages, epoch);
+				table.mark(connection, "group", messages(from), epoch);
 				connection.commit();
 			}
 			catch (SQLException | RuntimeException ex) {
@@ -121,6 +164,12 @@ class OwnerFenceTests {
 				throw ex;
 			}
 		}
+	}
+
+	private static List<Message<byte[]>> messages(long from) {
+		return offsets(from).stream()
+			.map((offset) -> Message.raw(PARTITION.topic(), PARTITION.partition(), offset, null, new byte[0], null, 0))
+			.toList();
 	}
 
 	private static List<Long> offsets(long from) {
