@@ -13,6 +13,15 @@ public interface Contender {
 	String name();
 
 	/**
+	 * Whether it reads the scenario's topic and commits its group's offsets. One that does not (the
+	 * perfect pool) runs only in scenarios with work, and the runner does not wait for its commits.
+	 * @return {@code true} for every consumer
+	 */
+	default boolean consumesTheTopic() {
+		return true;
+	}
+
+	/**
 	 * Starts consuming.
 	 * @param scenario the scenario
 	 * @param group a consumer group no one used before

@@ -63,7 +63,7 @@ public final class KafkaBench implements AutoCloseable {
 				BatchConsumerContender.defaults(this.transport, Ordering.UNORDERED, false),
 				BatchConsumerContender.defaults(this.transport, Ordering.KEY, false),
 				BatchConsumerContender.defaults(this.transport, Ordering.UNORDERED, true),
-				BatchConsumerContender.defaults(this.transport, Ordering.KEY, true))
+				BatchConsumerContender.defaults(this.transport, Ordering.KEY, true), new PerfectPoolContender())
 			.filter((contender) -> options.includes(contender.name()))
 			.toList();
 	}
@@ -76,15 +76,18 @@ public final class KafkaBench implements AutoCloseable {
 	 */
 	public List<RunResult> run(Scenario scenario) throws Exception {
 		this.broker.fill(scenario);
+		List<Contender> racing = this.contenders.stream()
+			.filter((contender) -> contender.consumesTheTopic() || scenario.hasWork())
+			.toList();
 		if (!this.options.warmUp().isZero()) {
-			for (Contender contender : this.contenders) {
+			for (Contender contender : racing) {
 				measure(contender, scenario, 0, this.options.warmUp());
 			}
 		}
 		List<RunResult> results = new ArrayList<>();
 		for (int round = 1; round <= this.options.rounds(); round++) {
-			for (int i = 0; i < this.contenders.size(); i++) {
-				Contender contender = this.contenders.get((i + round - 1) % this.contenders.size());
+			for (int i = 0; i < racing.size(); i++) {
+				Contender contender = racing.get((i + round - 1) % racing.size());
 				RunResult result = measure(contender, scenario, round, this.options.maxRun());
 				results.add(result);
 				this.progress.accept(result);
@@ -101,7 +104,8 @@ public final class KafkaBench implements AutoCloseable {
 			Contender.Running running = contender.start(scenario, group, tally);
 			boolean complete = tally.await(cap);
 			long end = complete ? tally.lastNanos() : System.nanoTime();
-			long committed = complete ? this.broker.awaitCommittedToEnd(scenario, group, Duration.ofSeconds(10)) : -1;
+			long committed = (complete && contender.consumesTheTopic())
+					? this.broker.awaitCommittedToEnd(scenario, group, Duration.ofSeconds(10)) : -1;
 			String note = complete ? running.note() : "stopped after " + cap.toSeconds() + " s; " + running.note();
 			long first = tally.firstNanos();
 			if (committed > 0 && first > 0) {
@@ -131,7 +135,7 @@ public final class KafkaBench implements AutoCloseable {
 	 */
 	public List<RunResult> runMemory(Function<Blocker, Scenario> blockerFactory) throws Exception {
 		List<RunResult> results = new ArrayList<>();
-		for (Contender contender : this.contenders) {
+		for (Contender contender : this.contenders.stream().filter(Contender::consumesTheTopic).toList()) {
 			Blocker blocker = new Blocker();
 			Scenario scenario = blockerFactory.apply(blocker);
 			this.broker.fill(scenario);

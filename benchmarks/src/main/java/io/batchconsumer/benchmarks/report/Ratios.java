@@ -9,7 +9,7 @@ import io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench;
 
 /**
  * The ratios the README quotes, from the median rows: ours against the plain consumer (1), the
- * ideal and Parallel Consumer (2), the barrier (3), plain JDBC (4) and exactly-once against
+ * ideal, what this machine reaches (the perfect pool) and Parallel Consumer (2, 3), the barrier (3), plain JDBC (4) and exactly-once against
  * at-least-once (10).
  */
 public final class Ratios {
@@ -21,6 +21,9 @@ public final class Ratios {
 	private static final String PLAIN = "plain KafkaConsumer";
 
 	private static final String BARRIER = "barrier (wait for the batch)";
+
+	/** What the I/O scenarios can reach on this machine (see {@code PerfectPoolContender}). */
+	private static final String PERFECT = "perfect pool (no broker)";
 
 	private Ratios() {
 	}
@@ -42,6 +45,13 @@ public final class Ratios {
 				if (row.scenario() == scenario && best != null) {
 					lines.add(String.format("(%d) `%s` / ideal (%,.0f records/s): **%.2f×**", scenario,
 							row.contender(), best, row.throughput() / best));
+				}
+			}
+		}
+		for (int scenario : List.of(2, 3)) {
+			for (RunResult row : rows) {
+				if (row.scenario() == scenario && !row.contender().equals(PERFECT)) {
+					ratio(lines, rows, scenario, row.contender(), PERFECT);
 				}
 			}
 		}
