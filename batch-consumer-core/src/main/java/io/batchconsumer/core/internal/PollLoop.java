@@ -87,8 +87,8 @@ final class PollLoop implements Runnable {
 		this.flow = new FlowController(options, status.counters());
 		this.pacing = new PollPacing(options);
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, ticker.nanoTime());
-		this.drain = new FinalDrain(options, this.partitions, this.commits, this::waitForMailbox, () -> this.aborted,
-				ticker, this.dispatcher::withdrawQueued);
+		this.drain = new FinalDrain(options, this.partitions, this.commits, (nanos) -> waitForMailbox(nanos, 1),
+				() -> this.aborted, ticker, this.dispatcher::withdrawQueued);
 		this.commands = new OwnerCommands(options, source, status, this.partitions, this.commits, this.drain,
 				this.dispatcher::withdrawQueued);
 	}
@@ -178,7 +178,7 @@ final class PollLoop implements Runnable {
 			}
 			logger.warn("Container '{}' cannot reach its source, trying again: {}", this.options.id(), ex.toString());
 			this.status.sourceError(ex);
-			waitForMailbox(UNAVAILABLE_BACKOFF_NANOS);
+			waitForMailbox(UNAVAILABLE_BACKOFF_NANOS, 1);
 		}
 	}
 
@@ -187,7 +187,7 @@ final class PollLoop implements Runnable {
 		long wait = Math.min(this.options.pollTimeout().toNanos(), nanosUntilSomethingIsDue(now));
 		long hold = this.pacing.holdNanos(this.partitions.all(), this.dispatcher.busy(), now);
 		if (hold > 0) {
-			waitForMailbox(Math.min(wait, hold));
+			waitForMailbox(Math.min(wait, hold), this.dispatcher.completionsToAwait());
 			return;
 		}
 		List<Message<byte[]>> messages;
@@ -225,9 +225,9 @@ final class PollLoop implements Runnable {
 		}
 	}
 
-	/** Waits for and handles mail; an interrupt of the owner thread asks for a (graceful) stop. */
-	private void waitForMailbox(long nanos) {
-		MailItem item = this.mailbox.poll(nanos);
+	/** Waits for a command or that many completions, handles the mail; an interrupt asks for a stop. */
+	private void waitForMailbox(long nanos, int completions) {
+		MailItem item = this.mailbox.poll(nanos, completions);
 		if (item != null) {
 			handle(item);
 			handleMailbox();

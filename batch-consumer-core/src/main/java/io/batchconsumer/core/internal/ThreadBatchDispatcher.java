@@ -97,6 +97,16 @@ final class ThreadBatchDispatcher {
 		return this.busy;
 	}
 
+	/**
+	 * How many completions the owner may wait for before it hands out more: the workers are fed
+	 * until the slices queued ahead of them are down to half a round (at least 1).
+	 * @return the completions
+	 */
+	int completionsToAwait() {
+		int queued = this.busy - this.options.threadSize();
+		return Math.max(1, queued - this.options.threadSize() / 2);
+	}
+
 	/** Workers running a slice, as far as the owner knows: at most the thread size. */
 	int busyThreads() {
 		return Math.min(this.busy, this.options.threadSize());
