@@ -155,6 +155,18 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	/**
+	 * Moves every queue counter of a topic past its stored messages, where one is behind
+	 * ({@link QueueCounters#catchUp}), inside the caller's transaction.
+	 * @param connection the transaction's connection
+	 * @param topic the topic
+	 * @throws SQLException when the database failed
+	 */
+	void catchUpCounters(Connection connection, String topic) throws SQLException {
+		this.counters.catchUp(connection, topic,
+				java.util.stream.IntStream.range(0, this.topics.queues(topic)).boxed().toList());
+	}
+
+	/**
 	 * Tells this process's sources that a topic has new messages.
 	 * @param topic the topic
 	 */

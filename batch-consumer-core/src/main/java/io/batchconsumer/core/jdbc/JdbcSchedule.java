@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.SourceUnavailableException;
+import io.batchconsumer.core.internal.SqlStates;
 
 /**
  * The schedule table of delayed sends (RocketMQ's schedule topic): a delayed message waits in
@@ -24,6 +25,10 @@ import io.batchconsumer.core.SourceUnavailableException;
  * the next offset then) and deletes it from the schedule. So queue offsets stay in the order
  * messages became visible, the watermark never waits for a future message, and a crash between
  * the two steps is impossible: either both happened or neither.
+ *
+ * <p>A move that fails on the message table's key met a queue counter behind its stored messages
+ * (which a kill can leave on H2): the counters of the due messages' topics are caught up
+ * ({@link QueueCounters#catchUp}) and the move is tried again.
  *
  * <p>Several instances may move at once: the due rows are read {@code FOR UPDATE} and every delete
  * must remove its row, or the move rolls back (another instance moved it) — a message is never
@@ -106,7 +111,19 @@ final class JdbcSchedule {
 		if (!this.sql.read("Looking for due scheduled messages", this::anyDue)) {
 			return 0;
 		}
-		Map<String, List<OutgoingMessage>> moved = this.sql.inTransaction("Moving due scheduled messages", this::move);
+		Map<String, List<OutgoingMessage>> moved;
+		try {
+			moved = this.sql.inTransactionOrThrow(this::move);
+		}
+		catch (SQLException ex) {
+			if (!SqlStates.isDuplicateKey(ex)) {
+				throw new SourceUnavailableException("Moving due scheduled messages failed: " + ex.getMessage(), ex);
+			}
+			// A queue's counter is behind its stored messages (a kill inside a send on H2 can leave that):
+			// without the catch-up every move would fail on the key, for good.
+			this.sql.inTransaction("Catching up the counters of due scheduled messages", this::catchUpDueTopics);
+			moved = this.sql.inTransaction("Moving due scheduled messages", this::move);
+		}
 		moved.keySet().forEach(this.producer::notifyStored);
 		return moved.values().stream().mapToInt(List::size).sum();
 	}
@@ -119,6 +136,23 @@ final class JdbcSchedule {
 				return rs.next();
 			}
 		}
+	}
+
+	private Void catchUpDueTopics(Connection connection) throws SQLException {
+		List<String> topics = new ArrayList<>();
+		try (PreparedStatement select = connection
+			.prepareStatement("SELECT DISTINCT topic FROM " + this.table + " WHERE deliver_at <= ?")) {
+			select.setLong(1, this.clock.millis());
+			try (ResultSet rs = select.executeQuery()) {
+				while (rs.next()) {
+					topics.add(rs.getString(1));
+				}
+			}
+		}
+		for (String topic : topics) {
+			this.producer.catchUpCounters(connection, topic);
+		}
+		return null;
 	}
 
 	private Map<String, List<OutgoingMessage>> move(Connection connection) throws SQLException {
