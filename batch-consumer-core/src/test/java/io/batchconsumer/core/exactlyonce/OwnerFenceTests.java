@@ -107,9 +107,9 @@ class OwnerFenceTests {
 
 	/**
 	 * Two deliveries of one partition on two worker threads: the second commits while the first
-	 * still holds its fence lock. On H2 ({@code FOR UPDATE}) each thread checks its own stripe; with
-	 * one row per partition the second waited for the first's commit (here: until H2's lock timeout,
-	 * as the first never commits before the second is done).
+	 * still holds its fence lock. On H2, whose lock is exclusive, each thread locks its own stripe;
+	 * with one row per partition the second waited for the first's commit (here: until H2's lock
+	 * timeout, as the first never commits before the second is done).
 	 */
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)

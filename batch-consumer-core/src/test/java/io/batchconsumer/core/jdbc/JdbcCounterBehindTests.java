@@ -37,14 +37,7 @@ class JdbcCounterBehindTests {
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
 	void aSendToAQueueWhoseCounterIsBehindItsMessagesIsStoredAfterThem(TestDatabases.Kind kind) throws SQLException {
-		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
-		JdbcTables tables = JdbcTables.of(settings.tablePrefix());
-		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
-				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
-			assertThat(transport.producer().sendBatch("t", List.of("a", "b", "c"))).allMatch(SendResult::isStored);
-			leftOver(dataSource, tables, 3);
-			leftOver(dataSource, tables, 4);
-
+		withCounterBehind(kind, (dataSource, transport, tables) -> {
 			List<SendResult> results = transport.producer().sendBatch("t", List.of("d", "e"));
 
 			assertThat(results).as("stored after the left-over rows").allMatch(SendResult::isStored);
@@ -53,7 +46,7 @@ class JdbcCounterBehindTests {
 				.extracting(SendResult::offset).containsExactly(7L);
 			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(DISTINCT msg_offset) FROM " + tables.message()))
 				.isEqualTo(8);
-		}
+		});
 	}
 
 	/**
@@ -66,14 +59,7 @@ class JdbcCounterBehindTests {
 	@EnumSource(TestDatabases.Kind.class)
 	void aDueScheduledMessageForAQueueWhoseCounterIsBehindIsMovedAfterTheRows(TestDatabases.Kind kind)
 			throws SQLException {
-		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
-		JdbcTables tables = JdbcTables.of(settings.tablePrefix());
-		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
-				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
-			assertThat(transport.producer().sendBatch("t", List.of("a", "b", "c"))).allMatch(SendResult::isStored);
-			leftOver(dataSource, tables, 3);
-			leftOver(dataSource, tables, 4);
-
+		withCounterBehind(kind, (dataSource, transport, tables) -> {
 			assertThat(transport.producer().sendBatch("t", List.of("later"),
 					SendOptions.deliverAt(Instant.now().plusMillis(200)))).allMatch(SendResult::isStored);
 
@@ -82,7 +68,29 @@ class JdbcCounterBehindTests {
 				.as("the moved message, after the left-over rows").isEqualTo(1);
 			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(DISTINCT msg_offset) FROM " + tables.message()))
 				.isEqualTo(6);
+		});
+	}
+
+	/**
+	 * One queue holding offsets 0 to 2 sent normally and 3 and 4 left over: its counter hands out 3.
+	 */
+	private void withCounterBehind(TestDatabases.Kind kind, Check check) throws SQLException {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		JdbcTables tables = JdbcTables.of(settings.tablePrefix());
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			assertThat(transport.producer().sendBatch("t", List.of("a", "b", "c"))).allMatch(SendResult::isStored);
+			leftOver(dataSource, tables, 3);
+			leftOver(dataSource, tables, 4);
+			check.run(dataSource, transport, tables);
 		}
+	}
+
+	@FunctionalInterface
+	private interface Check {
+
+		void run(HikariDataSource dataSource, JdbcTransport transport, JdbcTables tables) throws SQLException;
+
 	}
 
 	/** A message row at the queue's next offset, without the counter update of its transaction. */
