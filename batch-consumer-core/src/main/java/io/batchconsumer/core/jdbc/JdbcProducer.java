@@ -2,7 +2,6 @@ package io.batchconsumer.core.jdbc;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ import io.batchconsumer.core.internal.SqlStates;
  * Stores messages in the message table. A batch is one transaction: for each queue it touches
  * (in ascending queue order, so two producers never deadlock) the queue's counter row is advanced
  * by the number of messages ({@code UPDATE ... SET next_offset = next_offset + n}), which locks it
- * until the commit; then every message is inserted with one batched statement. A second producer
+ * until the commit; then the messages are inserted with multi-row statements ({@link MessageInsert}). A second producer
  * of the same queue waits for that short transaction, so offsets of a queue become visible in
  * increasing order and a consumer reading {@code msg_offset >= position} never skips one. A send
  * that meets a stored message at an offset its counter handed out (a counter behind its messages,
@@ -55,6 +54,8 @@ final class JdbcProducer implements BatchProducer {
 
 	private final QueueCounters counters;
 
+	private final MessageInsert inserts;
+
 	private final Topics topics;
 
 	private final Function<Object, byte[]> serializer;
@@ -78,6 +79,7 @@ final class JdbcProducer implements BatchProducer {
 		this.sql = sql;
 		this.tables = tables;
 		this.counters = new QueueCounters(tables);
+		this.inserts = new MessageInsert(tables);
 		this.topics = topics;
 		this.serializer = serializer;
 		this.clock = clock;
@@ -86,7 +88,7 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	/** A message on its way to the table. */
-	private record Row(int queue, String key, String headers, byte[] payload, String tag) {
+	record Row(int queue, String key, String headers, byte[] payload, String tag) {
 	}
 
 	/**
@@ -270,25 +272,10 @@ final class JdbcProducer implements BatchProducer {
 	private long[] insert(Connection connection, String topic, List<Row> rows) throws SQLException {
 		Map<Integer, long[]> next = this.counters.reserve(connection, topic, countByQueue(rows));
 		long[] offsets = new long[rows.size()];
-		long now = this.clock.millis();
-		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.tables.message()
-				+ " (topic, queue_id, msg_offset, msg_key, headers, payload, created_at, tag)"
-				+ " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-			for (int i = 0; i < rows.size(); i++) {
-				Row row = rows.get(i);
-				offsets[i] = next.get(row.queue())[0]++;
-				insert.setString(1, topic);
-				insert.setInt(2, row.queue());
-				insert.setLong(3, offsets[i]);
-				insert.setString(4, row.key());
-				insert.setString(5, row.headers());
-				insert.setBytes(6, row.payload());
-				insert.setLong(7, now);
-				insert.setString(8, row.tag());
-				insert.addBatch();
-			}
-			insert.executeBatch();
+		for (int i = 0; i < rows.size(); i++) {
+			offsets[i] = next.get(rows.get(i).queue())[0]++;
 		}
+		this.inserts.insert(connection, topic, rows, offsets, this.clock.millis());
 		return offsets;
 	}
 
