@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,11 +28,12 @@ import io.batchconsumer.core.internal.SqlStates;
  * Stores messages in the message table. A batch is one transaction: for each queue it touches
  * (in ascending queue order, so two producers never deadlock) the queue's counter row is advanced
  * by the number of messages ({@code UPDATE ... SET next_offset = next_offset + n}), which locks it
- * until the commit; then the messages are inserted with multi-row statements ({@link MessageInsert}). A second producer
- * of the same queue waits for that short transaction, so offsets of a queue become visible in
- * increasing order and a consumer reading {@code msg_offset >= position} never skips one. A send
- * that meets a stored message at an offset its counter handed out (a counter behind its messages,
- * which a kill can leave on H2) catches the counter up ({@link QueueCounters#catchUp}) and tries again.
+ * until the commit; then the messages are inserted with multi-row statements ({@link MessageInsert}).
+ * A second producer of the same queue waits for that short transaction, so offsets of a queue
+ * become visible in increasing order and a consumer reading {@code msg_offset >= position} never
+ * skips one. A send that meets a stored message at an offset its counter handed out (a counter
+ * behind its messages, which a kill can leave on H2) catches the counter up
+ * ({@link QueueCounters#catchUp}) and tries again.
  *
  * <p>A key always maps to queue {@code Math.floorMod(key.hashCode(), queues)} ({@code String.hashCode}
  * is specified, so the mapping is stable across processes and versions); keyless messages go round-robin.
@@ -164,8 +166,7 @@ final class JdbcProducer implements BatchProducer {
 	 * @throws SQLException when the database failed
 	 */
 	void catchUpCounters(Connection connection, String topic) throws SQLException {
-		this.counters.catchUp(connection, topic,
-				java.util.stream.IntStream.range(0, this.topics.queues(topic)).boxed().toList());
+		this.counters.catchUp(connection, topic, IntStream.range(0, this.topics.queues(topic)).boxed().toList());
 	}
 
 	/**

@@ -37,9 +37,7 @@ class MessageInsertTests {
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
 	void aBatchOfMoreRowsThanOneStatementTakesLandsInOrder(TestDatabases.Kind kind) throws SQLException {
-		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
-		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
-				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+		onOneQueue(kind, (dataSource, transport, settings) -> {
 			List<Object> batch = new ArrayList<>();
 			IntStream.range(0, 250).forEach((i) -> batch.add(OutgoingMessage.of("k" + i, "m" + i)));
 			List<SendResult> results = transport.producer().sendBatch("t", batch);
@@ -55,15 +53,13 @@ class MessageInsertTests {
 				}
 			}
 			assertThat(keys).containsExactlyElementsOf(IntStream.range(0, 250).mapToObj((i) -> "k" + i).toList());
-		}
+		});
 	}
 
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
 	void aBatchLargerThanOnePacketIsStoredWhole(TestDatabases.Kind kind) throws SQLException {
-		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
-		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
-				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+		onOneQueue(kind, (dataSource, transport, settings) -> {
 			List<Object> batch = new ArrayList<>();
 			for (int i = 0; i < 24; i++) {
 				byte[] payload = new byte[1 << 20];
@@ -83,7 +79,23 @@ class MessageInsertTests {
 				}
 				assertThat(rs.next()).isFalse();
 			}
+		});
+	}
+
+	/** A transport whose topics have one queue, on a fresh database of that kind. */
+	private void onOneQueue(TestDatabases.Kind kind, Check check) throws SQLException {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			check.run(dataSource, transport, settings);
 		}
+	}
+
+	@FunctionalInterface
+	private interface Check {
+
+		void run(HikariDataSource dataSource, JdbcTransport transport, JdbcSettings settings) throws SQLException;
+
 	}
 
 }
