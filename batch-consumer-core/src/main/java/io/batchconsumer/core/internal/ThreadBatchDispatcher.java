@@ -97,11 +97,7 @@ final class ThreadBatchDispatcher {
 		return this.busy;
 	}
 
-	/**
-	 * How many completions the owner may wait for before it hands out more: the workers are fed
-	 * until the slices queued ahead of them are down to half a round (at least 1).
-	 * @return the completions
-	 */
+	/** Completions the owner may await before handing out more: queued slices down to half a round, at least 1. */
 	int completionsToAwait() {
 		int queued = this.busy - this.options.threadSize();
 		return Math.max(1, queued - this.options.threadSize() / 2);
