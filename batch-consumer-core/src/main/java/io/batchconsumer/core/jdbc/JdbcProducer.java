@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -159,17 +160,6 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	/**
-	 * Moves every queue counter of a topic past its stored messages, where one is behind
-	 * ({@link QueueCounters#catchUp}), inside the caller's transaction.
-	 * @param connection the transaction's connection
-	 * @param topic the topic
-	 * @throws SQLException when the database failed
-	 */
-	void catchUpCounters(Connection connection, String topic) throws SQLException {
-		this.counters.catchUp(connection, topic, IntStream.range(0, this.topics.queues(topic)).boxed().toList());
-	}
-
-	/**
 	 * Tells this process's sources that a topic has new messages.
 	 * @param topic the topic
 	 */
@@ -242,9 +232,25 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	private long[] store(String topic, List<Row> rows) throws SQLException {
+		return storing((connection) -> insert(connection, topic, rows), (connection) -> List.of(topic));
+	}
+
+	/**
+	 * Runs a transaction that inserts messages (a send, or the schedule's move of due messages) and
+	 * tries it again, up to {@value #ATTEMPTS} times in all, after a transient failure or a duplicate
+	 * key. A duplicate key is a queue counter behind its stored messages (which a kill can leave on
+	 * H2): first the counters of the topics it inserts into are caught up ({@link QueueCounters#catchUp}),
+	 * in a transaction of their own.
+	 * @param <T> the result type
+	 * @param work the inserting transaction
+	 * @param topics the topics it inserts into, read after a duplicate key
+	 * @return the work's result
+	 * @throws SQLException when the last attempt failed, or the failure is neither
+	 */
+	<T> T storing(Sql.Work<T> work, Sql.Work<Collection<String>> topics) throws SQLException {
 		for (int attempt = 1;; attempt++) {
 			try {
-				return this.sql.inTransactionOrThrow((connection) -> insert(connection, topic, rows));
+				return this.sql.inTransactionOrThrow(work);
 			}
 			catch (SQLException ex) {
 				boolean counterBehind = SqlStates.isDuplicateKey(ex);
@@ -253,11 +259,14 @@ final class JdbcProducer implements BatchProducer {
 				}
 				if (counterBehind) {
 					this.sql.inTransactionOrThrow((connection) -> {
-						this.counters.catchUp(connection, topic, countByQueue(rows).keySet());
+						for (String topic : topics.run(connection)) {
+							this.counters.catchUp(connection, topic,
+									IntStream.range(0, this.topics.queues(topic)).boxed().toList());
+						}
 						return null;
 					});
 				}
-				logger.debug("Storing in topic '{}' met {}; trying again", topic, ex.toString());
+				logger.debug("Storing messages met {}; trying again", ex.toString());
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,6 @@ import org.slf4j.LoggerFactory;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.SourceUnavailableException;
-import io.batchconsumer.core.internal.SqlStates;
 
 /**
  * The schedule table of delayed sends (RocketMQ's schedule topic): a delayed message waits in
@@ -26,9 +26,9 @@ import io.batchconsumer.core.internal.SqlStates;
  * messages became visible, the watermark never waits for a future message, and a crash between
  * the two steps is impossible: either both happened or neither.
  *
- * <p>A move that fails on the message table's key met a queue counter behind its stored messages
- * (which a kill can leave on H2): the counters of the due messages' topics are caught up
- * ({@link QueueCounters#catchUp}) and the move is tried again.
+ * <p>A move is stored like a send ({@link JdbcProducer#storing}): after a duplicate key (a queue
+ * counter behind its stored messages, which a kill can leave on H2) the counters of the due
+ * messages' topics are caught up and the move is tried again.
  *
  * <p>Several instances may move at once: the due rows are read {@code FOR UPDATE} and every delete
  * must remove its row, or the move rolls back (another instance moved it) — a message is never
@@ -113,16 +113,10 @@ final class JdbcSchedule {
 		}
 		Map<String, List<OutgoingMessage>> moved;
 		try {
-			moved = this.sql.inTransactionOrThrow(this::move);
+			moved = this.producer.storing(this::move, this::dueTopics);
 		}
 		catch (SQLException ex) {
-			if (!SqlStates.isDuplicateKey(ex)) {
-				throw new SourceUnavailableException("Moving due scheduled messages failed: " + ex.getMessage(), ex);
-			}
-			// A queue's counter is behind its stored messages (a kill inside a send on H2 can leave that):
-			// without the catch-up every move would fail on the key, for good.
-			this.sql.inTransaction("Catching up the counters of due scheduled messages", this::catchUpDueTopics);
-			moved = this.sql.inTransaction("Moving due scheduled messages", this::move);
+			throw new SourceUnavailableException("Moving due scheduled messages failed: " + ex.getMessage(), ex);
 		}
 		moved.keySet().forEach(this.producer::notifyStored);
 		return moved.values().stream().mapToInt(List::size).sum();
@@ -138,7 +132,7 @@ final class JdbcSchedule {
 		}
 	}
 
-	private Void catchUpDueTopics(Connection connection) throws SQLException {
+	private Collection<String> dueTopics(Connection connection) throws SQLException {
 		List<String> topics = new ArrayList<>();
 		try (PreparedStatement select = connection
 			.prepareStatement("SELECT DISTINCT topic FROM " + this.table + " WHERE deliver_at <= ?")) {
@@ -149,12 +143,8 @@ final class JdbcSchedule {
 				}
 			}
 		}
-		for (String topic : topics) {
-			this.producer.catchUpCounters(connection, topic);
-		}
-		return null;
+		return topics;
 	}
-
 	private Map<String, List<OutgoingMessage>> move(Connection connection) throws SQLException {
 		Map<String, List<OutgoingMessage>> byTopic = new LinkedHashMap<>();
 		List<String> ids = new ArrayList<>();

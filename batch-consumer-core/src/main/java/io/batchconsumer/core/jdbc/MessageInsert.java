@@ -47,8 +47,7 @@ final class MessageInsert {
 		while (from < rows.size()) {
 			int to = from + 1;
 			long bytes = size(rows.get(from));
-			while (to < rows.size() && to - from < ROWS && bytes + size(rows.get(to)) <= BYTES) {
-				bytes += size(rows.get(to));
+			while (to < rows.size() && to - from < ROWS && (bytes += size(rows.get(to))) <= BYTES) {
 				to++;
 			}
 			insertChunk(connection, topic, rows, offsets, from, to, now);
