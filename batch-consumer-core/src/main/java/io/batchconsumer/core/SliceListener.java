@@ -22,4 +22,63 @@ public interface SliceListener {
 	 */
 	BatchResult onSlice(List<Message<byte[]>> slice) throws Exception;
 
+	/**
+	 * Whether this listener handles each message of a slice on its own: one message's failure
+	 * fails that message only, and nothing depends on which messages share a call. Such a
+	 * listener gets longer slices than {@code consumer-batch-size} while its messages are cheap and
+	 * the buffer holds more than the idle workers take at that size: a slice then grows towards
+	 * 100 µs of listener time (measured), up to {@code pull-batch-size} messages, and a batch is never
+	 * cut into fewer slices than at {@code consumer-batch-size}. A listener that takes the slice as a
+	 * list keeps the default and never gets more than {@code consumer-batch-size} messages in one
+	 * call.
+	 * @return {@code false} unless the listener handles messages one by one
+	 */
+	default boolean handlesEachMessage() {
+		return false;
+	}
+
+	/**
+	 * A listener that handles one message at a time ({@link #handlesEachMessage()}): a message whose
+	 * handler throws fails alone, with that exception as its dead letter's cause.
+	 * @param handler called once per message, in offset order
+	 * @return the listener
+	 */
+	static SliceListener eachMessage(MessageHandler handler) {
+		return new SliceListener() {
+
+			@Override
+			public BatchResult onSlice(List<Message<byte[]>> slice) {
+				BatchResult.Builder failed = BatchResult.builder();
+				for (Message<byte[]> message : slice) {
+					try {
+						handler.onMessage(message);
+					}
+					catch (Exception ex) {
+						failed.fail(message, ex);
+					}
+				}
+				return failed.build();
+			}
+
+			@Override
+			public boolean handlesEachMessage() {
+				return true;
+			}
+
+		};
+	}
+
+	/** Handles one message ({@link #eachMessage}). */
+	@FunctionalInterface
+	interface MessageHandler {
+
+		/**
+		 * Handles a message.
+		 * @param message the message
+		 * @throws Exception to fail it
+		 */
+		void onMessage(Message<byte[]> message) throws Exception;
+
+	}
+
 }

@@ -82,10 +82,33 @@ class BatchContainerRandomizedTests {
 
 		private void startContainer() {
 			this.source = this.workload.newSource(this.options.pullBatchSize());
-			this.container = new BatchContainer(this.options, this.source, this::onSlice, this.deadLetters);
+			this.container = new BatchContainer(this.options, this.source, listener(), this.deadLetters);
 			this.container.start();
 			// Chaos requests queue behind the first assignment, never before it.
 			await().atMost(Duration.ofSeconds(10)).until(() -> !this.source.assignment().isEmpty());
+		}
+
+		/**
+		 * Half the seeds' listeners handle each message on their own, so their slices grow (a draw of
+		 * a random of its own, so the seed's other draws stay as they were).
+		 */
+		private SliceListener listener() {
+			if (new Random(this.seed * 17).nextBoolean()) {
+				return this::onSlice;
+			}
+			return new SliceListener() {
+
+				@Override
+				public BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {
+					return Run.this.onSlice(slice);
+				}
+
+				@Override
+				public boolean handlesEachMessage() {
+					return true;
+				}
+
+			};
 		}
 
 		private BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {

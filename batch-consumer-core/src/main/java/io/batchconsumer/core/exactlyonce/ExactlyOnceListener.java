@@ -37,6 +37,12 @@ final class ExactlyOnceListener implements SliceListener {
 		this.delegate = delegate;
 	}
 
+	/** As the delegate: the transaction per slice holds its messages' marks whatever the slice's length. */
+	@Override
+	public boolean handlesEachMessage() {
+		return this.delegate.handlesEachMessage();
+	}
+
 	@Override
 	public BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {
 		BatchResult.Builder failures = BatchResult.builder();

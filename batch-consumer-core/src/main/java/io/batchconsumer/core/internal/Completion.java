@@ -8,6 +8,7 @@ package io.batchconsumer.core.internal;
  *        when the worker gave up because the container halted or the epoch ended, or when a
  *        {@code Throwable} escaped the slice's processing (the messages stay unfinished, and a
  *        slice of the current epoch is run again)
+ * @param nanos how long the worker spent on it
  */
-record Completion(Slice slice, boolean finished) implements MailItem {
+record Completion(Slice slice, boolean finished, long nanos) implements MailItem {
 }

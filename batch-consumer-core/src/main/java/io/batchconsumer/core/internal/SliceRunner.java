@@ -79,6 +79,10 @@ final class SliceRunner {
 				: null;
 	}
 
+	SliceListener listener() {
+		return this.listener;
+	}
+
 	ContainerObserver observer() {
 		return this.observer;
 	}

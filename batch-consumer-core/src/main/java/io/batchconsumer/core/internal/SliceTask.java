@@ -32,6 +32,7 @@ final class SliceTask implements Runnable {
 	@Override
 	public void run() {
 		this.worker = Thread.currentThread();
+		long started = System.nanoTime();
 		boolean finished = false;
 		try {
 			finished = this.runner.process(this.slice);
@@ -41,7 +42,7 @@ final class SliceTask implements Runnable {
 		}
 		finally {
 			this.worker = null;
-			this.mailbox.accept(new Completion(this.slice, finished));
+			this.mailbox.accept(new Completion(this.slice, finished, System.nanoTime() - started));
 		}
 	}
 

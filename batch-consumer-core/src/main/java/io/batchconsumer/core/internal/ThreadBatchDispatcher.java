@@ -22,12 +22,11 @@ import io.batchconsumer.core.Ordering;
  * <p>For a partition with {@code buffered} messages and {@code idle} free workers, a batch takes a
  * contiguous run of the buffer and splits it into
  * {@code n = min(idle, ceil(buffered / consumerBatchSize), threadSize)} slices of at most
- * {@code consumerBatchSize} messages. In {@code key} order a slice holds whole keys, and a part
- * longer than {@code consumerBatchSize} (a hot key) is cut into several slices that run one after
- * the other through the key gate: a listener never gets more than {@code consumerBatchSize}
- * messages. Partitions take turns: each round starts after the
- * partition served first last time, and no partition takes more than its share of the idle
- * workers while others wait.
+ * {@code size} messages: {@code consumerBatchSize}, or more for a listener of cheap messages that
+ * handles each on its own ({@link SliceSizing}). In {@code key} order a slice holds whole keys, and
+ * a longer part (a hot key) is cut into slices that run one after the other through the key gate.
+ * Partitions take turns: each round starts after the partition served first last time, and no
+ * partition takes more than its share of the idle workers while others wait.
  *
  * <p>Up to {@value #HANDED_OUT_PER_WORKER} slices per worker are handed out at once: one runs, the
  * next waits in the pool's queue, so a worker that finishes takes its next slice without waiting for
@@ -46,8 +45,7 @@ final class ThreadBatchDispatcher {
 	/** Slices handed out per worker: one running, one waiting in the pool's queue. */
 	static final int HANDED_OUT_PER_WORKER = 2;
 
-	/** Replaced by {@link #retune} (runtime tuning). */
-	private ContainerOptions options;
+	private ContainerOptions options; // replaced by retune (runtime tuning)
 
 	private final Partitions partitions;
 
@@ -64,21 +62,21 @@ final class ThreadBatchDispatcher {
 	/** Slices a key gate released, retried or taken back, waiting for a free worker. */
 	private final ReadySlices ready;
 
-	/** Slices handed to a worker and not completed, of any epoch, with their tasks (by identity). */
+	/** Slices handed out (running or in the pool's queue) and not completed, of any epoch, with their tasks. */
 	private final Map<Slice, SliceTask> onWorker = new HashMap<>();
-
-	/** Slices handed to a worker and not completed, of any epoch. */
-	private int busy;
 
 	private int turn;
 
 	private final KeylessWarning keyless;
+
+	private final SliceSizing sizing;
 
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
 			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate) {
 		this.selector = selector;
 		this.dueGate = dueGate;
 		this.keyless = new KeylessWarning(options.id());
+		this.sizing = new SliceSizing(runner.listener());
 		this.options = options;
 		this.partitions = partitions;
 		this.ready = new ReadySlices(partitions);
@@ -94,18 +92,18 @@ final class ThreadBatchDispatcher {
 
 	/** Slices handed out (running or in the pool's queue) and not completed. */
 	int busy() {
-		return this.busy;
+		return this.onWorker.size();
 	}
 
 	/** Completions the owner may await before handing out more: queued slices down to half a round, at least 1. */
 	int completionsToAwait() {
-		int queued = this.busy - this.options.threadSize();
+		int queued = busy() - this.options.threadSize();
 		return Math.max(1, queued - this.options.threadSize() / 2);
 	}
 
 	/** Workers running a slice, as far as the owner knows: at most the thread size. */
 	int busyThreads() {
-		return Math.min(this.busy, this.options.threadSize());
+		return Math.min(busy(), this.options.threadSize());
 	}
 
 	/**
@@ -123,14 +121,14 @@ final class ThreadBatchDispatcher {
 	 */
 	void dispatch(long nowNanos) {
 		int limit = this.options.threadSize() * HANDED_OUT_PER_WORKER;
-		int idle = limit - this.busy;
+		int idle = limit - busy();
 		Slice next;
 		while (idle > 0 && (next = this.ready.poll()) != null) {
 			submit(next);
 			idle--;
 		}
 		for (Slice slice : formBatches(this.partitions.all(), idle, nowNanos)) {
-			if (this.busy < limit) {
+			if (busy() < limit) {
 				submit(slice);
 			}
 			else {
@@ -146,9 +144,9 @@ final class ThreadBatchDispatcher {
 	 * @param completion the completion
 	 */
 	void complete(Completion completion) {
-		this.busy--;
 		Slice slice = completion.slice();
 		this.onWorker.remove(slice);
+		this.sizing.completed(slice.messages.size(), completion.nanos());
 		PartitionState partition = slice.partition;
 		partition.sliceEnded();
 		if (!this.partitions.isCurrent(slice)) {
@@ -181,7 +179,6 @@ final class ThreadBatchDispatcher {
 			Slice slice = entry.getKey();
 			if (states.contains(slice.partition) && pool.remove(entry.getValue())) {
 				it.remove();
-				this.busy--;
 				slice.partition.sliceEnded();
 				slice.state = BatchStats.SliceState.WAITING_FOR_WORKER;
 				this.ready.addFirst(slice);
@@ -191,7 +188,6 @@ final class ThreadBatchDispatcher {
 
 	private void submit(Slice slice) {
 		slice.state = BatchStats.SliceState.IN_FLIGHT;
-		this.busy++;
 		slice.partition.startSlice();
 		SliceTask task = new SliceTask(slice, this.runner, this.mailbox);
 		this.onWorker.put(slice, task);
@@ -262,12 +258,12 @@ final class ThreadBatchDispatcher {
 	/** Opens one batch; returns the slices started, or -1 when the whole run was filtered. */
 	private int openOneBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
 		int batchSize = this.options.consumerBatchSize();
-		int buffered = partition.leading(this.options.threadSize() * batchSize, this.dueGate::isDue);
-		int n = Math.min(Math.min(workers, SliceSplitter.ceilDiv(buffered, batchSize)), this.options.threadSize());
-		if (this.options.ordering() == Ordering.PARTITION) {
-			n = 1;
-		}
-		List<Message<byte[]>> taken = partition.take(Math.min(buffered, n * batchSize));
+		int sliceSize = this.sizing.maxSliceSize(this.options);
+		int most = (this.options.ordering() == Ordering.PARTITION) ? 1 : Math.min(workers, this.options.threadSize());
+		// Counts no further than the batch can take: a scan per batch as long as the run it takes.
+		int buffered = partition.leading(most * sliceSize, this.dueGate::isDue);
+		int n = Math.min(most, SliceSplitter.ceilDiv(buffered, batchSize));
+		List<Message<byte[]>> taken = partition.take(Math.min(buffered, n * sliceSize));
 		long first = taken.get(0).offset();
 		long last = taken.get(taken.size() - 1).offset();
 		List<Message<byte[]>> run = this.selector.select(taken);
@@ -282,7 +278,7 @@ final class ThreadBatchDispatcher {
 			this.keyless.check(run);
 		}
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY)
-				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), batchSize) : SliceSplitter.consecutive(run, n);
+				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : SliceSplitter.consecutive(run, n);
 		int started = 0;
 		// The batch covers the filtered messages too, so the watermark passes them.
 		for (Slice slice : partition.openBatch(first, last, parts, nowNanos)) {

@@ -93,7 +93,7 @@ class MailboxTests {
 	}
 
 	private static Completion completion() {
-		return new Completion(null, true);
+		return new Completion(null, true, 0);
 	}
 
 }

@@ -21,7 +21,9 @@ public interface SliceListenerDecorator {
 	 * @param options the container's options
 	 * @param listener the listener (possibly wrapped already)
 	 * @return the wrapped listener, or {@code listener} itself; it runs on worker threads
-	 *         concurrently and must give back what the listener gave
+	 *         concurrently and must give back what the listener gave (a wrapper that does not also
+	 *         give its {@link SliceListener#handlesEachMessage()} keeps slices at
+	 *         {@code consumer-batch-size})
 	 */
 	SliceListener decorate(ContainerOptions options, SliceListener listener);
 

@@ -63,6 +63,12 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 		ReflectionUtils.makeAccessible(this.invocable);
 	}
 
+	/** A single-message method ({@code (T)}, {@code (Message<T>)}) is called once per message, each failing alone. */
+	@Override
+	public boolean handlesEachMessage() {
+		return !this.listenerMethod.isBatch();
+	}
+
 	@Override
 	public BatchResult onSlice(List<Message<byte[]>> slice) {
 		return this.listenerMethod.isBatch() ? onBatch(slice) : onEach(slice);

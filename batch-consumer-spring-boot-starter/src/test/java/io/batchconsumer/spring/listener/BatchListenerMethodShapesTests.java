@@ -3,8 +3,11 @@ package io.batchconsumer.spring.listener;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -18,10 +21,13 @@ import tools.jackson.databind.json.JsonMapper;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
+import io.batchconsumer.spring.autoconfigure.SliceListenerDecorator;
 import io.batchconsumer.spring.testing.Event;
 import io.batchconsumer.spring.testing.InMemoryTransport;
 import io.batchconsumer.spring.testing.InMemoryTransportConfiguration;
@@ -149,6 +155,30 @@ class BatchListenerMethodShapesTests {
 	}
 
 	@Test
+	void aSingleMessageMethodHandlesEachMessageSoItsCheapSlicesGrowWhileAListMethodsStayAtConsumerBatchSize() {
+		this.runner.withUserConfiguration(CheapShapes.class, SliceRecorder.class)
+			.withPropertyValues("batch-consumer.pull-batch-size=200", "batch-consumer.consumer-batch-size=10")
+			.run((context) -> {
+				List<String> payloads = IntStream.range(0, 3000).mapToObj(String::valueOf).toList();
+				BatchProducer producer = context.getBean(BatchProducer.class);
+				producer.sendBatch("cheap-each", payloads);
+				producer.sendBatch("cheap-list", payloads);
+				InMemoryTransport transport = context.getBean(InMemoryTransport.class);
+				await().atMost(Duration.ofSeconds(30)).until(() -> committedEverything(transport, "cheap-each")
+						&& committedEverything(transport, "cheap-list"));
+				SliceRecorder recorder = context.getBean(SliceRecorder.class);
+				assertThat(recorder.handlesEachMessage).containsEntry("cheap-each", true).containsEntry("cheap-list", false);
+				assertThat(recorder.longest.get("cheap-each").get()).as("longest slice of the single-message method")
+					.isGreaterThan(10)
+					.isLessThanOrEqualTo(200);
+				assertThat(recorder.longest.get("cheap-list").get()).as("longest slice of the list method").isEqualTo(10);
+				CheapShapes shapes = context.getBean(CheapShapes.class);
+				assertThat(shapes.each).hasSize(3000);
+				assertThat(shapes.lists).hasSize(3000);
+			});
+	}
+
+	@Test
 	void aMethodWithTwoParametersFailsStartUpNamingTheMethod() {
 		assertBadShape(TwoParameters.class, "TwoParameters.onEvent(Event, String)");
 	}
@@ -222,6 +252,55 @@ class BatchListenerMethodShapesTests {
 		BatchResult onMessageList(List<Message<Event>> messages) {
 			messages.forEach((message) -> this.messageLists.add(message.payload()));
 			return BatchResult.success();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CheapShapes {
+
+		final Queue<String> each = new ConcurrentLinkedQueue<>();
+
+		final Queue<String> lists = new ConcurrentLinkedQueue<>();
+
+		@BatchListener(id = "cheap-each", topics = "cheap-each")
+		void onEach(String payload) {
+			this.each.add(payload);
+		}
+
+		@BatchListener(id = "cheap-list", topics = "cheap-list")
+		void onList(List<String> payloads) {
+			this.lists.addAll(payloads);
+		}
+
+	}
+
+	/** A decorator of every container's slices that keeps the listener's per-message handling and records each container's longest slice. */
+	@Configuration(proxyBeanMethods = false)
+	static class SliceRecorder implements SliceListenerDecorator {
+
+		final Map<String, Boolean> handlesEachMessage = new ConcurrentHashMap<>();
+
+		final Map<String, AtomicInteger> longest = new ConcurrentHashMap<>();
+
+		@Override
+		public SliceListener decorate(ContainerOptions options, SliceListener listener) {
+			this.handlesEachMessage.put(options.id(), listener.handlesEachMessage());
+			AtomicInteger longest = this.longest.computeIfAbsent(options.id(), (id) -> new AtomicInteger());
+			return new SliceListener() {
+
+				@Override
+				public BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {
+					longest.accumulateAndGet(slice.size(), Math::max);
+					return listener.onSlice(slice);
+				}
+
+				@Override
+				public boolean handlesEachMessage() {
+					return listener.handlesEachMessage();
+				}
+
+			};
 		}
 
 	}

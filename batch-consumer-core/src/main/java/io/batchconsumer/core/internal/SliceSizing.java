@@ -1,0 +1,62 @@
+package io.batchconsumer.core.internal;
+
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.SliceListener;
+
+/**
+ * How long a slice may be: {@code consumer-batch-size}, or, for a listener that handles each
+ * message on its own ({@link SliceListener#handlesEachMessage()}), as many messages as take about
+ * {@link #TARGET_NANOS} of listener time, between {@code consumer-batch-size} and
+ * {@code pull-batch-size}. The time per message is a moving average over the completed slices
+ * (the workers measure them), so slices shrink back as soon as the work gets slower.
+ *
+ * <p>Why: at zero work the owner thread's cost is per slice (forming it, handing it out, taking its
+ * completion back), so a slice of 10 cheap messages costs the owner more than the listener; a slice
+ * of 100 µs makes that cost a few percent. Slices of slow messages stay at
+ * {@code consumer-batch-size}, where the thread batch's parallelism matters.
+ *
+ * <p>Threading: owned by the owner thread.
+ */
+final class SliceSizing {
+
+	/** The listener time a grown slice aims at. */
+	static final long TARGET_NANOS = 100_000;
+
+	private final boolean grows;
+
+	/** Moving average of the listener time per message (nanoseconds, at least 1); 0 before the first completion. */
+	private long nanosPerMessage;
+
+	SliceSizing(SliceListener listener) {
+		this.grows = listener.handlesEachMessage();
+	}
+
+	/**
+	 * Takes a completed slice's time into the average (an eighth of the new sample).
+	 * @param messages the slice's messages
+	 * @param nanos the time its worker spent on it
+	 */
+	void completed(int messages, long nanos) {
+		if (!this.grows || messages == 0) {
+			return;
+		}
+		long sample = Math.max(1, nanos / messages);
+		this.nanosPerMessage = (this.nanosPerMessage == 0) ? sample
+				: this.nanosPerMessage + (sample - this.nanosPerMessage) / 8;
+	}
+
+	/**
+	 * The most messages a slice takes now.
+	 * @param options the current options
+	 * @return at least {@code consumer-batch-size}
+	 */
+	int maxSliceSize(ContainerOptions options) {
+		int batchSize = options.consumerBatchSize();
+		if (!this.grows || this.nanosPerMessage == 0) {
+			return batchSize;
+		}
+		long fits = TARGET_NANOS / this.nanosPerMessage;
+		return (int) Math.max(batchSize, Math.min(fits, options.pullBatchSize()));
+	}
+
+}

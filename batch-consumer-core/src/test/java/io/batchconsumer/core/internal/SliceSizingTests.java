@@ -1,0 +1,55 @@
+package io.batchconsumer.core.internal;
+
+import org.junit.jupiter.api.Test;
+
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.SliceListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The length of a slice: {@code consumer-batch-size} until a listener that handles each message
+ * was measured, then 100 µs of its measured time per message, between {@code consumer-batch-size}
+ * and {@code pull-batch-size}, back down as the work gets slower.
+ */
+class SliceSizingTests {
+
+	private final ContainerOptions options = ContainerOptions.builder("sizing").topics("t").group("g")
+		.consumerBatchSize(10).pullBatchSize(500).build();
+
+	@Test
+	void aListenerThatHandlesEachMessageGrowsWithCheapMessagesUpToThePullBatchSize() {
+		SliceSizing sizing = new SliceSizing(SliceListener.eachMessage((message) -> {
+		}));
+		assertThat(sizing.maxSliceSize(this.options)).as("before any completion").isEqualTo(10);
+		sizing.completed(10, 4_000); // 400 ns a message: 250 fit in 100 µs
+		assertThat(sizing.maxSliceSize(this.options)).isEqualTo(250);
+		sizing.completed(250, 25_000); // 100 ns: 1,000 would fit
+		assertThat(sizing.maxSliceSize(this.options)).isEqualTo(275); // average 363 ns
+		for (int i = 0; i < 40; i++) {
+			sizing.completed(250, 25_000);
+		}
+		assertThat(sizing.maxSliceSize(this.options)).as("capped at pull-batch-size").isEqualTo(500);
+	}
+
+	@Test
+	void slicesShrinkBackToConsumerBatchSizeAsTheWorkGetsSlower() {
+		SliceSizing sizing = new SliceSizing(SliceListener.eachMessage((message) -> {
+		}));
+		sizing.completed(100, 10_000);
+		assertThat(sizing.maxSliceSize(this.options)).isEqualTo(500);
+		for (int i = 0; i < 40; i++) {
+			sizing.completed(10, 10_000_000); // 1 ms a message
+		}
+		assertThat(sizing.maxSliceSize(this.options)).isEqualTo(10);
+	}
+
+	@Test
+	void aListenerThatTakesTheSliceAsAListStaysAtConsumerBatchSize() {
+		SliceSizing sizing = new SliceSizing((slice) -> BatchResult.success());
+		sizing.completed(10, 100);
+		assertThat(sizing.maxSliceSize(this.options)).isEqualTo(10);
+	}
+
+}
