@@ -12,6 +12,7 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.kafka.KafkaTransport;
 
 /**
@@ -23,7 +24,9 @@ import io.batchconsumer.core.kafka.KafkaTransport;
  * <p>The {@link #defaults} variant takes every option at its default but the threads (the
  * scenario's, like every contender): with the transport's defaults (Kafka's pull of 500), or with
  * the generic builder's (the generic pull of 32), which is what a plain-Java user got before the
- * transport supplied its own.
+ * transport supplied its own. The {@link #defaultsEachMessage} variant takes the transport's defaults
+ * with a listener that handles each message on its own ({@link SliceListener#eachMessage}), whose
+ * slices grow while the work is cheap.
  */
 final class BatchConsumerContender implements Contender {
 
@@ -34,14 +37,17 @@ final class BatchConsumerContender implements Contender {
 	/** {@code null} for the scenario's options, else "transport" or "generic" defaults. */
 	private final String defaults;
 
+	private final boolean eachMessage;
+
 	BatchConsumerContender(KafkaTransport transport, Ordering ordering) {
-		this(transport, ordering, null);
+		this(transport, ordering, null, false);
 	}
 
-	private BatchConsumerContender(KafkaTransport transport, Ordering ordering, String defaults) {
+	private BatchConsumerContender(KafkaTransport transport, Ordering ordering, String defaults, boolean eachMessage) {
 		this.transport = transport;
 		this.ordering = ordering;
 		this.defaults = defaults;
+		this.eachMessage = eachMessage;
 	}
 
 	/**
@@ -52,13 +58,24 @@ final class BatchConsumerContender implements Contender {
 	 * @return the contender
 	 */
 	static BatchConsumerContender defaults(KafkaTransport transport, Ordering ordering, boolean transportDefaults) {
-		return new BatchConsumerContender(transport, ordering, transportDefaults ? "transport" : "generic");
+		return new BatchConsumerContender(transport, ordering, transportDefaults ? "transport" : "generic", false);
+	}
+
+	/**
+	 * Ours with the transport's defaults but the threads, and a listener that handles each message.
+	 * @param transport the transport
+	 * @param ordering the ordering
+	 * @return the contender
+	 */
+	static BatchConsumerContender defaultsEachMessage(KafkaTransport transport, Ordering ordering) {
+		return new BatchConsumerContender(transport, ordering, "transport", true);
 	}
 
 	@Override
 	public String name() {
 		String name = "batch-consumer " + this.ordering.name().toLowerCase();
-		return (this.defaults == null) ? name : name + ", " + this.defaults + " defaults";
+		return (this.defaults == null) ? name
+				: name + ", " + this.defaults + " defaults" + (this.eachMessage ? ", each message" : "");
 	}
 
 	private ContainerOptions options(Scenario scenario, String group) {
@@ -94,14 +111,19 @@ final class BatchConsumerContender implements Contender {
 	@Override
 	public Running start(Scenario scenario, String group, Tally tally) {
 		ContainerOptions options = options(scenario, group);
-		BatchContainer container = new BatchContainer(options, this.transport.createSource(options), (slice) -> {
+		SliceListener.MessageHandler handler = (message) -> {
+			long index = Records.index(message.payload());
+			scenario.work().perform(index);
+			tally.processed(index);
+		};
+		SliceListener listener = this.eachMessage ? SliceListener.eachMessage(handler) : (slice) -> {
 			for (Message<byte[]> message : slice) {
-				long index = Records.index(message.payload());
-				scenario.work().perform(index);
-				tally.processed(index);
+				handler.onMessage(message);
 			}
 			return BatchResult.success();
-		}, this.transport.deadLetterSink(options));
+		};
+		BatchContainer container = new BatchContainer(options, this.transport.createSource(options), listener,
+				this.transport.deadLetterSink(options));
 		container.start();
 		return new Running() {
 

@@ -63,7 +63,9 @@ public final class KafkaBench implements AutoCloseable {
 				BatchConsumerContender.defaults(this.transport, Ordering.UNORDERED, false),
 				BatchConsumerContender.defaults(this.transport, Ordering.KEY, false),
 				BatchConsumerContender.defaults(this.transport, Ordering.UNORDERED, true),
-				BatchConsumerContender.defaults(this.transport, Ordering.KEY, true), new PerfectPoolContender())
+				BatchConsumerContender.defaults(this.transport, Ordering.KEY, true),
+				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.UNORDERED),
+				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.KEY), new PerfectPoolContender())
 			.filter((contender) -> options.includes(contender.name()))
 			.toList();
 	}
