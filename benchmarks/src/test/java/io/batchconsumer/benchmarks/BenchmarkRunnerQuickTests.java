@@ -24,7 +24,9 @@ class BenchmarkRunnerQuickTests {
 			"Parallel Consumer unordered", "Parallel Consumer key", "barrier (wait for the batch)",
 			"batch-consumer unordered", "batch-consumer key", "batch-consumer partition",
 			"batch-consumer unordered, generic defaults", "batch-consumer key, generic defaults",
-			"batch-consumer unordered, transport defaults", "batch-consumer key, transport defaults");
+			"batch-consumer unordered, transport defaults", "batch-consumer key, transport defaults",
+			"batch-consumer unordered, transport defaults, each message",
+			"batch-consumer key, transport defaults, each message");
 
 	@TempDir
 	Path out;
