@@ -1,7 +1,13 @@
 package io.batchconsumer.core.batch;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +37,49 @@ class KeyGateTests {
 		assertThat(this.gate.leave("s2")).isEmpty();
 		assertThat(this.gate.leave("s4")).isEmpty();
 		assertThat(this.gate.heldKeys()).isZero();
+	}
+
+	/**
+	 * Random slices of random keys enter, and random runnable ones leave: after every step the
+	 * slices the gate handed out and that have not left are exactly those that no older slice still
+	 * in the gate shares a key with (the definition, computed from scratch).
+	 */
+	@Test
+	void aSliceIsHandedOutExactlyWhenNoOlderSliceInTheGateSharesAKeyOverManySeeds() {
+		for (long seed = 1; seed <= 300; seed++) {
+			Random random = new Random(seed);
+			Map<String, List<String>> keysOf = new HashMap<>();
+			KeyGate<String> randomGate = new KeyGate<>(keysOf::get);
+			List<String> inGate = new ArrayList<>();
+			Set<String> handedOut = new LinkedHashSet<>();
+			for (int step = 0, entered = 0; step < 400; step++) {
+				if (handedOut.isEmpty() || (random.nextInt(3) > 0 && entered < 200)) {
+					String slice = "s" + entered++;
+					keysOf.put(slice, IntStream.range(0, 8).filter((k) -> random.nextInt(4) == 0).mapToObj((k) -> "k" + k)
+						.toList());
+					inGate.add(slice);
+					if (randomGate.enter(slice)) {
+						handedOut.add(slice);
+					}
+				}
+				else {
+					String leaving = new ArrayList<>(handedOut).get(random.nextInt(handedOut.size()));
+					handedOut.remove(leaving);
+					inGate.remove(leaving);
+					handedOut.addAll(randomGate.leave(leaving));
+				}
+				List<String> free = new ArrayList<>();
+				for (int i = 0; i < inGate.size(); i++) {
+					List<String> keys = keysOf.get(inGate.get(i));
+					if (inGate.subList(0, i).stream().noneMatch((older) -> keysOf.get(older).stream().anyMatch(keys::contains))) {
+						free.add(inGate.get(i));
+					}
+				}
+				assertThat(handedOut).as("seed %d, step %d", seed, step).containsExactlyInAnyOrderElementsOf(free);
+			}
+			assertThat(randomGate.heldKeys()).as("seed %d", seed).isEqualTo(
+					(int) inGate.stream().flatMap((slice) -> keysOf.get(slice).stream()).distinct().count());
+		}
 	}
 
 	@Test
