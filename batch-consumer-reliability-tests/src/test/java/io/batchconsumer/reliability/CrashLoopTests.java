@@ -146,7 +146,7 @@ class CrashLoopTests {
 				.allSatisfy((crash) -> assertThat(crash.processedUncommitted()).isLessThanOrEqualTo(WINDOW_BOUND))
 				.anySatisfy((crash) -> assertThat(crash.processedInLife()).isPositive());
 			assertThat(outcome.duplicates()).as("duplicates are the messages processed but not committed at a kill (%s%s)",
-					run, (outcome.duplicates() != uncommittedAtKills) ? database.unexplainedDuplicates(crashes) : "")
+					run, (outcome.duplicates() != uncommittedAtKills) ? database.unexplainedDuplicates() : "")
 				.isEqualTo(uncommittedAtKills);
 		}
 	}
@@ -376,28 +376,42 @@ class CrashLoopTests {
 		 * The messages whose duplicates no kill accounts for, for a failed count: a row of a killed
 		 * life is expected again when its offset was not committed after the kill; every other row
 		 * beyond a message's first is unexplained.
-		 * @param crashes the kills of the run
 		 * @return up to ten such messages with their rows ({@code life/queue/offset}) and the committed
 		 *         offsets after each kill
 		 */
-		String unexplainedDuplicates(List<Crash> crashes) {
-			Map<Long, List<long[]>> rows = new TreeMap<>();
+		String unexplainedDuplicates() {
+			Map<Long, List<Processing>> rows = new TreeMap<>();
 			try (HikariDataSource pool = pool()) {
 				new JdbcTemplate(pool).query("SELECT msg_id, life, queue_id, msg_offset FROM processed WHERE msg_id IN"
 						+ " (SELECT msg_id FROM processed GROUP BY msg_id HAVING COUNT(*) > 1) ORDER BY id",
 						(RowCallbackHandler) (rs) -> rows.computeIfAbsent(rs.getLong(1), (id) -> new ArrayList<>())
-							.add(new long[] { rs.getLong(2), rs.getLong(3), rs.getLong(4) }));
+							.add(new Processing(rs.getInt(2), rs.getInt(3), rs.getLong(4))));
 			}
 			List<String> unexplained = new ArrayList<>();
 			rows.forEach((id, processings) -> {
-				long expected = processings.stream().filter((row) -> this.committedAtKill.containsKey((int) row[0])
-						&& row[2] >= this.committedAtKill.get((int) row[0]).getOrDefault((int) row[1], 0L)).count();
+				long expected = processings.stream().filter(this::uncommittedAtItsKill).count();
 				if (processings.size() - 1 != expected && unexplained.size() < 10) {
-					unexplained.add(id + " " + processings.stream().map((row) -> row[0] + "/" + row[1] + "/" + row[2]).toList());
+					unexplained.add(id + " " + processings);
 				}
 			});
 			return "; unexplained duplicates (message [life/queue/offset]): " + unexplained + ", committed after the kills "
 					+ this.committedAtKill;
+		}
+
+		/** Whether a row was written by a killed life at or above its queue's committed offset after the kill. */
+		private boolean uncommittedAtItsKill(Processing row) {
+			Map<Integer, Long> committed = this.committedAtKill.get(row.life());
+			return committed != null && row.offset() >= committed.getOrDefault(row.queue(), 0L);
+		}
+
+		/** One row of the {@code processed} table. */
+		private record Processing(int life, int queue, long offset) {
+
+			@Override
+			public String toString() {
+				return this.life + "/" + this.queue + "/" + this.offset;
+			}
+
 		}
 
 		Outcome outcome(int total) {

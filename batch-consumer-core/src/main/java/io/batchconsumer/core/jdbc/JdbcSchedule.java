@@ -145,6 +145,7 @@ final class JdbcSchedule {
 		}
 		return topics;
 	}
+
 	private Map<String, List<OutgoingMessage>> move(Connection connection) throws SQLException {
 		Map<String, List<OutgoingMessage>> byTopic = new LinkedHashMap<>();
 		List<String> ids = new ArrayList<>();
