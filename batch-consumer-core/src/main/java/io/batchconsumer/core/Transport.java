@@ -37,8 +37,8 @@ public interface Transport {
 
 	/**
 	 * The pull batch size a container of this store gets when none is set: the generic default of 32
-	 * ({@link ContainerOption#PULL_BATCH_SIZE}) unless the store has a better one (Kafka: 500, its
-	 * own {@code max.poll.records} default, since a poll of 32 records is tiny for Kafka).
+	 * ({@link ContainerOption#PULL_BATCH_SIZE}) unless the store has a better one (Kafka: 2000, since a
+	 * poll of 32 records is tiny for Kafka).
 	 * @return messages per poll, at least one
 	 */
 	default int defaultPullBatchSize() {

@@ -36,6 +36,29 @@ public final class ThreadCpu {
 	}
 
 	/**
+	 * The CPU time of the whole process so far: the broker, the clients, the collector and the
+	 * compiler with the contender.
+	 * @return nanoseconds, -1 when the platform does not say
+	 */
+	public static long processNanos() {
+		return (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
+				? os.getProcessCpuTime() : -1;
+	}
+
+	/**
+	 * The note part for the process over a run: CPU microseconds per record and the cores it kept
+	 * busy on average, which shows whether the machine was the limit.
+	 * @param nanos the process's CPU time over the run
+	 * @param wallNanos the run's length
+	 * @param records the records of the run
+	 * @return e.g. {@code "process CPU 0.66 us/record, 1.97 cores"}
+	 */
+	public static String process(long nanos, long wallNanos, long records) {
+		return String.format("process CPU %.2f us/record, %.2f cores", nanos / 1e3 / Math.max(1, records),
+				nanos / (double) Math.max(1, wallNanos));
+	}
+
+	/**
 	 * The note part for a run: CPU microseconds per record.
 	 * @param label what the threads are
 	 * @param nanos their CPU time

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Runtime tuning on Kafka: the transport's default pull size (500) applies to options started from
+ * Runtime tuning on Kafka: the transport's default pull size (2000) applies to options started from
  * {@link KafkaTransport#optionsBuilder}; a {@code KafkaConsumer} cannot change
  * {@code max.poll.records} while running, so a change of {@code pull-batch-size} is refused and
  * changes nothing, while the thread size does change and every record is still processed once.

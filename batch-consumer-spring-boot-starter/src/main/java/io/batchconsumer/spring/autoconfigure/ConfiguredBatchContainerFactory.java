@@ -144,7 +144,7 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 	}
 
 	/**
-	 * The transport's default pull batch size where no level set one (Kafka: 500, see
+	 * The transport's default pull batch size where no level set one (Kafka: 2000, see
 	 * {@link Transport#defaultPullBatchSize()}); its source stays {@code DEFAULT}, its origin names the
 	 * transport.
 	 */

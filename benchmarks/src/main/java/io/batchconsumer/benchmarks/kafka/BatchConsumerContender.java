@@ -8,6 +8,7 @@ import io.batchconsumer.benchmarks.Tally;
 import io.batchconsumer.benchmarks.ThreadCpu;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.Message;
@@ -22,11 +23,12 @@ import io.batchconsumer.core.kafka.KafkaTransport;
  * {@code bench.pull-threshold-for-queue} overrides flow control's count threshold.
  *
  * <p>The {@link #defaults} variant takes every option at its default but the threads (the
- * scenario's, like every contender): with the transport's defaults (Kafka's pull of 500), or with
+ * scenario's, like every contender): with the transport's defaults (Kafka's pull of 2000), or with
  * the generic builder's (the generic pull of 32), which is what a plain-Java user got before the
  * transport supplied its own. The {@link #defaultsEachMessage} variant takes the transport's defaults
  * with a listener that handles each message on its own ({@link SliceListener#eachMessage}), whose
- * slices grow while the work is cheap.
+ * slices grow while the work is cheap. For experiments with these variants, a system property
+ * {@code bench.defaults.<key>} overrides an integer option ({@code -Dbench.defaults.pull-batch-size=500}).
  */
 final class BatchConsumerContender implements Contender {
 
@@ -78,14 +80,21 @@ final class BatchConsumerContender implements Contender {
 				: name + ", " + this.defaults + " defaults" + (this.eachMessage ? ", each message" : "");
 	}
 
+	@SuppressWarnings("unchecked")
 	private ContainerOptions options(Scenario scenario, String group) {
 		if (this.defaults == null) {
 			return options(scenario, group, this.ordering);
 		}
 		ContainerOptions.Builder builder = "transport".equals(this.defaults) ? this.transport.optionsBuilder(group)
 				: ContainerOptions.builder(group);
-		return builder.topics(scenario.topic()).group(group).ordering(this.ordering).threadSize(scenario.threads())
-			.build();
+		builder.topics(scenario.topic()).group(group).ordering(this.ordering).threadSize(scenario.threads());
+		for (ContainerOption<?> option : ContainerOption.all()) {
+			Integer value = Integer.getInteger("bench.defaults." + option.key());
+			if (value != null && option.type() == Integer.class) {
+				builder.set((ContainerOption<Integer>) option, value);
+			}
+		}
+		return builder.build();
 	}
 
 	/**

@@ -17,6 +17,7 @@ import io.batchconsumer.benchmarks.RunResult;
 import io.batchconsumer.benchmarks.RunnerOptions;
 import io.batchconsumer.benchmarks.Scenario;
 import io.batchconsumer.benchmarks.Tally;
+import io.batchconsumer.benchmarks.ThreadCpu;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.kafka.KafkaTransport;
 
@@ -101,14 +102,18 @@ public final class KafkaBench implements AutoCloseable {
 	private RunResult measure(Contender contender, Scenario scenario, int round, Duration cap) throws Exception {
 		Tally tally = new Tally(scenario.records());
 		try (HeapSampler heap = new HeapSampler()) {
+			long cpuAtStart = ThreadCpu.processNanos();
 			long start = System.nanoTime();
 			String group = group(scenario, round);
 			Contender.Running running = contender.start(scenario, group, tally);
 			boolean complete = tally.await(cap);
+			String process = ThreadCpu.process(ThreadCpu.processNanos() - cpuAtStart, System.nanoTime() - start,
+					scenario.records());
 			long end = complete ? tally.lastNanos() : System.nanoTime();
 			long committed = (complete && contender.consumesTheTopic())
 					? this.broker.awaitCommittedToEnd(scenario, group, Duration.ofSeconds(10)) : -1;
-			String note = complete ? running.note() : "stopped after " + cap.toSeconds() + " s; " + running.note();
+			String note = (complete ? "" : "stopped after " + cap.toSeconds() + " s; ") + running.note() + "; "
+					+ process;
 			long first = tally.firstNanos();
 			if (committed > 0 && first > 0) {
 				note = String.format("committed to the end %,.0f ms after the last record (%,.0f records/s to the "
