@@ -10,7 +10,7 @@ for run in sorted(os.listdir(root)):
     path = os.path.join(root, run, 'results.csv')
     if not os.path.exists(path):
         continue
-    rows = [r for r in csv.DictReader(open(path)) if r['scenario'] == '1']
+    rows = [r for r in csv.DictReader(open(path)) if r['scenario'] == '1' and r['round'] != '0']  # 0: warm-up
     plain = {r['round']: float(r['throughput']) for r in rows if r['contender'].startswith('plain')}
     out = {}
     for kind in ('key', 'unordered'):
