@@ -27,9 +27,10 @@ import io.batchconsumer.core.Transport;
  * blocked partition), the container's group, the cooperative-sticky assignor (unless
  * {@code group.protocol=consumer}, which is incremental by itself), {@code max.poll.records} =
  * pull batch size ({@value #DEFAULT_PULL_BATCH_SIZE} when the container's options come from
- * {@link #optionsBuilder} or the starter and none is set, see {@link #defaultPullBatchSize()}), {@code client.id = batch-consumer-<id>}; {@code auto.offset.reset} is
- * {@code earliest} and {@code allow.auto.create.topics} is {@code false} unless set. The producer
- * uses {@code acks=all} and idempotence.
+ * {@link #optionsBuilder} or the starter and none is set, see {@link #defaultPullBatchSize()}),
+ * {@code client.id = batch-consumer-<id>}; {@code auto.offset.reset} is {@code earliest} and
+ * {@code allow.auto.create.topics} is {@code false} unless set. The producer uses {@code acks=all}
+ * and idempotence.
  *
  * <p>Broadcast mode keeps offsets per instance in the group {@code <group>-<instance id>}; the
  * instance id is {@link #INSTANCE_ID} when given, otherwise the host name, so two instances on one
