@@ -48,12 +48,15 @@ public final class ThreadCpu {
 	/**
 	 * The note part for the process over a run: CPU microseconds per record and the cores it kept
 	 * busy on average, which shows whether the machine was the limit.
-	 * @param nanos the process's CPU time over the run
+	 * @param nanos the process's CPU time over the run, negative when the platform does not say
 	 * @param wallNanos the run's length
 	 * @param records the records of the run
 	 * @return e.g. {@code "process CPU 0.66 us/record, 1.97 cores"}
 	 */
 	public static String process(long nanos, long wallNanos, long records) {
+		if (nanos < 0) {
+			return "process CPU unknown";
+		}
 		return String.format("process CPU %.2f us/record, %.2f cores", nanos / 1e3 / Math.max(1, records),
 				nanos / (double) Math.max(1, wallNanos));
 	}

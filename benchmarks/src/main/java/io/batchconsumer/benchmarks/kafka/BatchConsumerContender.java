@@ -19,16 +19,18 @@ import io.batchconsumer.core.kafka.KafkaTransport;
 /**
  * Ours: a {@link BatchContainer} on the {@link KafkaTransport} with the scenario's threads, slice
  * size and pull batch size, the given ordering, commits at most once a second, every other option
- * (flow control included) at its default. For experiments, the system property
- * {@code bench.pull-threshold-for-queue} overrides flow control's count threshold.
+ * (flow control included) at its default.
  *
  * <p>The {@link #defaults} variant takes every option at its default but the threads (the
  * scenario's, like every contender): with the transport's defaults (Kafka's pull of 2000), or with
  * the generic builder's (the generic pull of 32), which is what a plain-Java user got before the
  * transport supplied its own. The {@link #defaultsEachMessage} variant takes the transport's defaults
  * with a listener that handles each message on its own ({@link SliceListener#eachMessage}), whose
- * slices grow while the work is cheap. For experiments with these variants, a system property
- * {@code bench.defaults.<key>} overrides an integer option ({@code -Dbench.defaults.pull-batch-size=500}).
+ * slices grow while the work is cheap.
+ *
+ * <p>For experiments, in every variant a system property {@code bench.option.<key>} overrides an
+ * integer option ({@code -Dbench.option.pull-batch-size=500},
+ * {@code -Dbench.option.flow-control.pull-threshold-for-queue=4000}).
  */
 final class BatchConsumerContender implements Contender {
 
@@ -80,21 +82,14 @@ final class BatchConsumerContender implements Contender {
 				: name + ", " + this.defaults + " defaults" + (this.eachMessage ? ", each message" : "");
 	}
 
-	@SuppressWarnings("unchecked")
 	private ContainerOptions options(Scenario scenario, String group) {
 		if (this.defaults == null) {
 			return options(scenario, group, this.ordering);
 		}
 		ContainerOptions.Builder builder = "transport".equals(this.defaults) ? this.transport.optionsBuilder(group)
 				: ContainerOptions.builder(group);
-		builder.topics(scenario.topic()).group(group).ordering(this.ordering).threadSize(scenario.threads());
-		for (ContainerOption<?> option : ContainerOption.all()) {
-			Integer value = Integer.getInteger("bench.defaults." + option.key());
-			if (value != null && option.type() == Integer.class) {
-				builder.set((ContainerOption<Integer>) option, value);
-			}
-		}
-		return builder.build();
+		return overridden(builder.topics(scenario.topic()).group(group).ordering(this.ordering)
+			.threadSize(scenario.threads()));
 	}
 
 	/**
@@ -105,16 +100,26 @@ final class BatchConsumerContender implements Contender {
 	 * @return the options
 	 */
 	static ContainerOptions options(Scenario scenario, String group, Ordering ordering) {
-		return ContainerOptions.builder(group)
+		return overridden(ContainerOptions.builder(group)
 			.topics(scenario.topic())
 			.group(group)
 			.ordering(ordering)
 			.threadSize(scenario.threads())
 			.consumerBatchSize(scenario.sliceSize())
 			.pullBatchSize(scenario.pollRecords())
-			.commitInterval(Duration.ofSeconds(1))
-			.pullThresholdForQueue(Integer.getInteger("bench.pull-threshold-for-queue", 1000))
-			.build();
+			.commitInterval(Duration.ofSeconds(1)));
+	}
+
+	/** Builds, after the integer options that a {@code bench.option.<key>} system property sets. */
+	@SuppressWarnings("unchecked")
+	private static ContainerOptions overridden(ContainerOptions.Builder builder) {
+		for (ContainerOption<?> option : ContainerOption.all()) {
+			Integer value = Integer.getInteger("bench.option." + option.key());
+			if (value != null && option.type() == Integer.class) {
+				builder.set((ContainerOption<Integer>) option, value);
+			}
+		}
+		return builder.build();
 	}
 
 	@Override

@@ -107,8 +107,8 @@ public final class KafkaBench implements AutoCloseable {
 			String group = group(scenario, round);
 			Contender.Running running = contender.start(scenario, group, tally);
 			boolean complete = tally.await(cap);
-			String process = ThreadCpu.process(ThreadCpu.processNanos() - cpuAtStart, System.nanoTime() - start,
-					scenario.records());
+			String process = ThreadCpu.process((cpuAtStart < 0) ? -1 : ThreadCpu.processNanos() - cpuAtStart,
+					System.nanoTime() - start, scenario.records());
 			long end = complete ? tally.lastNanos() : System.nanoTime();
 			long committed = (complete && contender.consumesTheTopic())
 					? this.broker.awaitCommittedToEnd(scenario, group, Duration.ofSeconds(10)) : -1;
