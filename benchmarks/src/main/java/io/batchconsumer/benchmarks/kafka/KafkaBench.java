@@ -2,6 +2,7 @@ package io.batchconsumer.benchmarks.kafka;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -53,7 +54,7 @@ public final class KafkaBench implements AutoCloseable {
 		this.options = options;
 		this.progress = progress;
 		this.broker = new BenchBroker();
-		this.transport = new KafkaTransport(Map.of("bootstrap.servers", this.broker.bootstrap()));
+		this.transport = new KafkaTransport(transportProperties(this.broker.bootstrap()));
 		String bootstrap = this.broker.bootstrap();
 		this.contenders = Stream.<Contender>of(new PlainConsumerContender(bootstrap), new SpringKafkaContender(bootstrap),
 				new ParallelConsumerContender(bootstrap, ProcessingOrder.UNORDERED),
@@ -192,6 +193,24 @@ public final class KafkaBench implements AutoCloseable {
 
 	private String group(Scenario scenario, int round) {
 		return "s" + scenario.number() + "-r" + round + "-" + (++this.runs);
+	}
+
+	/**
+	 * Our transport's client properties: the broker, and for experiments any Kafka client property a
+	 * {@code bench.transport.<property>} system property names
+	 * ({@code -Dbench.transport.max.partition.fetch.bytes=4194304}); the other contenders keep Kafka's
+	 * defaults.
+	 */
+	static Map<String, Object> transportProperties(String bootstrap) {
+		Map<String, Object> properties = new HashMap<>();
+		properties.put("bootstrap.servers", bootstrap);
+		String prefix = "bench.transport.";
+		for (String name : System.getProperties().stringPropertyNames()) {
+			if (name.startsWith(prefix)) {
+				properties.put(name.substring(prefix.length()), System.getProperty(name));
+			}
+		}
+		return properties;
 	}
 
 	@Override
