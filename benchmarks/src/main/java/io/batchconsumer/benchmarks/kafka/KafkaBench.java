@@ -54,8 +54,8 @@ public final class KafkaBench implements AutoCloseable {
 		this.options = options;
 		this.progress = progress;
 		this.broker = new BenchBroker();
-		this.transport = new KafkaTransport(transportProperties(this.broker.bootstrap()));
 		String bootstrap = this.broker.bootstrap();
+		this.transport = new KafkaTransport(transportProperties(bootstrap));
 		this.contenders = Stream.<Contender>of(new PlainConsumerContender(bootstrap), new SpringKafkaContender(bootstrap),
 				new ParallelConsumerContender(bootstrap, ProcessingOrder.UNORDERED),
 				new ParallelConsumerContender(bootstrap, ProcessingOrder.KEY), new BarrierContender(bootstrap),
