@@ -47,8 +47,10 @@ public interface Transport {
 
 	/**
 	 * A builder of a container's options with every default, this store's included
-	 * ({@link #defaultPullBatchSize()}): start here rather than at {@link ContainerOptions#builder}
-	 * so a container of this store takes the store's defaults.
+	 * ({@link #defaultPullBatchSize()}; Kafka also sets {@code flow-control.pull-threshold-for-queue}):
+	 * start here rather than at {@link ContainerOptions#builder} so a container of this store takes the
+	 * store's defaults. The starter applies every value this builder holds otherwise than
+	 * {@link ContainerOption#defaultValue()} where no property, annotation or customizer sets it.
 	 * @param id the container id
 	 * @return the builder
 	 */

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Ordering;
@@ -24,11 +27,18 @@ import io.batchconsumer.core.TopicPartition;
  * <p>A single message larger than the byte threshold still gets through: the threshold is checked
  * against what is buffered, so an empty partition is always fetched.
  *
+ * <p>A count threshold below {@code pull-batch-size} is logged at WARN when the container is created
+ * and after each tune that makes it so: one full poll then puts a partition over it, and fetching
+ * stops after every such poll (at Kafka's pull of 2000 and the generic 1000, once per 2000 records
+ * at zero work; docs/performance.md).
+ *
  * <p>Threading: owned by the owner thread.
  */
 final class FlowController {
 
 	static final int LOW_WATER_PERCENT = 80;
+
+	private static final Logger logger = LoggerFactory.getLogger(FlowController.class);
 
 	/** Replaced by {@link #retune} (runtime tuning). */
 	private ContainerOptions options;
@@ -38,11 +48,22 @@ final class FlowController {
 	FlowController(ContainerOptions options, Counters counters) {
 		this.options = options;
 		this.counters = counters;
+		warnIfAPollPassesTheCountThreshold(null, options);
 	}
 
 	/** Takes tuned options: the next checks use their thresholds. */
 	void retune(ContainerOptions tuned) {
+		warnIfAPollPassesTheCountThreshold(this.options, tuned);
 		this.options = tuned;
+	}
+
+	private static void warnIfAPollPassesTheCountThreshold(ContainerOptions before, ContainerOptions now) {
+		boolean was = before != null && before.pullThresholdForQueue() < before.pullBatchSize();
+		if (!was && now.pullThresholdForQueue() < now.pullBatchSize()) {
+			logger.warn("Container '{}' stops fetching a partition after every full poll: "
+					+ "flow-control.pull-threshold-for-queue ({}) is below pull-batch-size ({}); set the threshold to "
+					+ "at least twice the pull size", now.id(), now.pullThresholdForQueue(), now.pullBatchSize());
+		}
 	}
 
 	/**

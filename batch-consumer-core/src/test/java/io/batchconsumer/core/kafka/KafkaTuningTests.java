@@ -17,12 +17,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Runtime tuning on Kafka: the transport's default pull size (2000) applies to options started from
- * {@link KafkaTransport#optionsBuilder}; a {@code KafkaConsumer} cannot change
+ * Runtime tuning on Kafka: the transport's default pull size (2000) and count threshold (4000) apply
+ * to options started from {@link KafkaTransport#optionsBuilder}; a {@code KafkaConsumer} cannot change
  * {@code max.poll.records} while running, so a change of {@code pull-batch-size} is refused and
  * changes nothing, while the thread size does change and every record is still processed once.
  */
 class KafkaTuningTests extends SharedKafkaTransportTests {
+
+	@Test
+	void aPollOfTheDefaultPullSizeFitsTwiceUnderTheDefaultCountThreshold() {
+		ContainerOptions options = transport.optionsBuilder("defaults").topics("defaults").build();
+		assertThat(options.pullBatchSize()).isEqualTo(KafkaTransport.DEFAULT_PULL_BATCH_SIZE);
+		// At 1000 against pulls of 2000 flow control stopped fetching after nearly every poll at zero work.
+		assertThat(options.pullThresholdForQueue()).isEqualTo(KafkaTransport.DEFAULT_PULL_THRESHOLD_FOR_QUEUE)
+			.isGreaterThanOrEqualTo(2 * options.pullBatchSize());
+	}
 
 	@Test
 	void thePullSizeIsRefusedTheThreadSizeChanges() throws Exception {

@@ -50,6 +50,9 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final Transport transport;
 
+	/** The transport's own defaults (Kafka: pull size 2000, count threshold 4000) where no level set one. */
+	private final TransportDefaults transportDefaults;
+
 	private final PayloadConverter converter;
 
 	private final EffectiveOptions effectiveOptions;
@@ -72,6 +75,7 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		this.decorators = List.copyOf(decorators);
 		this.workerThreads = workerThreads;
 		this.transport = transport;
+		this.transportDefaults = new TransportDefaults(transport);
 		this.converter = converter;
 	}
 
@@ -83,7 +87,7 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 					+ method.payloadType().getTypeName() + " payloads, which are read from JSON, but there is no "
 					+ "JSON mapper: add spring-boot-starter-jackson or take String or byte[]");
 		}
-		ResolvedListener resolved = withTransportDefaults(this.resolver.resolve(endpoint.id(), endpoint));
+		ResolvedListener resolved = this.transportDefaults.applyTo(this.resolver.resolve(endpoint.id(), endpoint));
 		ContainerOptions options = customize(resolved.options());
 		this.effectiveOptions.record(options.id(), withCustomizations(resolved, options));
 		MessageSource source = this.transport.createSource(options);
@@ -141,27 +145,6 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 	@Override
 	public boolean isAutoStartup(BatchListenerEndpoint endpoint) {
 		return this.resolver.resolve(endpoint.id(), endpoint).autoStartup();
-	}
-
-	/**
-	 * The transport's default pull batch size where no level set one (Kafka: 2000, see
-	 * {@link Transport#defaultPullBatchSize()}); its source stays {@code DEFAULT}, its origin names the
-	 * transport.
-	 */
-	private ResolvedListener withTransportDefaults(ResolvedListener resolved) {
-		EffectiveOption pull = resolved.effective().get(ContainerOption.PULL_BATCH_SIZE.key());
-		int transportDefault = this.transport.defaultPullBatchSize();
-		if (pull == null || pull.source() != EffectiveOption.Source.DEFAULT
-				|| transportDefault == resolved.options().pullBatchSize()) {
-			return resolved;
-		}
-		Map<String, EffectiveOption> effective = new LinkedHashMap<>(resolved.effective());
-		effective.put(ContainerOption.PULL_BATCH_SIZE.key(), new EffectiveOption(String.valueOf(transportDefault),
-				EffectiveOption.Source.DEFAULT, pull.property(),
-				"default of " + AopUtils.getTargetClass(this.transport).getSimpleName()));
-		ContainerOptions options = resolved.options().toBuilder().pullBatchSize(transportDefault).build();
-		return new ResolvedListener(options, resolved.autoStartup(), resolved.processing(),
-				java.util.Collections.unmodifiableMap(effective));
 	}
 
 	/** The resolved options, with each value a customizer changed marked as such. */

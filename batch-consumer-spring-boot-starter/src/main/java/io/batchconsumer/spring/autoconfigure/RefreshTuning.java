@@ -64,7 +64,8 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 
 	private final EffectiveOptions effectiveOptions;
 
-	private final Transport transport;
+	/** The transport's own defaults, which apply where no level sets an option, as at start-up. */
+	private final TransportDefaults transportDefaults;
 
 	private final ClassLoader classLoader;
 
@@ -73,7 +74,7 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 		this.environment = environment;
 		this.registry = registry;
 		this.effectiveOptions = effectiveOptions;
-		this.transport = transport;
+		this.transportDefaults = new TransportDefaults(transport);
 		this.classLoader = classLoader;
 	}
 
@@ -133,7 +134,7 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 		String id = container.id();
 		ResolvedListener resolved;
 		try {
-			resolved = resolver.resolve(id, null);
+			resolved = this.transportDefaults.applyTo(resolver.resolve(id, null));
 		}
 		catch (IllegalArgumentException ex) {
 			logger.warn("A refresh did not tune listener '{}': {}; nothing changed", id, ex.getMessage());
@@ -152,9 +153,8 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 						now.property(), now.value());
 				continue;
 			}
-			EffectiveOption effective = withTransportDefault(option, resolved);
-			Object value = (effective.source() == Source.DEFAULT && option == ContainerOption.PULL_BATCH_SIZE)
-					? (Object) this.transport.defaultPullBatchSize() : option.read(resolved.options());
+			EffectiveOption effective = resolved.effective().get(option.key());
+			Object value = option.read(resolved.options());
 			if (!value.equals(option.read(container.options()))) {
 				changes.put(option.key(), value);
 				shown.put(option.key(), effective);
@@ -185,16 +185,6 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 			Thread.currentThread().interrupt();
 		}
 		return Map.of();
-	}
-
-	/** A pull size nobody set is the transport's default, as at start-up. */
-	private EffectiveOption withTransportDefault(ContainerOption<?> option, ResolvedListener resolved) {
-		EffectiveOption effective = resolved.effective().get(option.key());
-		if (option == ContainerOption.PULL_BATCH_SIZE && effective.source() == Source.DEFAULT) {
-			return new EffectiveOption(String.valueOf(this.transport.defaultPullBatchSize()), Source.DEFAULT,
-					effective.property(), "default of the transport");
-		}
-		return effective;
 	}
 
 	private static boolean affects(List<ConfigurationPropertyName> names, String id, ContainerOption<?> option) {
