@@ -1,13 +1,24 @@
 """Per run: the median per-round ratio ours/plain, the median CPU per record and the median records/s (millions),
 for the runs in this directory; '-' where a run has no such contender (a run of plain alone, or of ours alone).
-usage: python3 summary.py [dir]   (each sub-directory holds one run's results.csv)"""
+With --commit the ratios and rates are on the second clock: records/s until the group's committed offsets
+reach the end offsets, as each round's note gives it.
+usage: python3 summary.py [--commit] [dir]   (each sub-directory holds one run's results.csv)"""
 import csv, os, re, statistics, sys
-root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+args = [a for a in sys.argv[1:] if a != '--commit']
+COMMIT = '--commit' in sys.argv[1:]
+root = args[0] if args else os.path.dirname(os.path.abspath(__file__))
 OURS = 'batch-consumer {}, transport defaults, each message'
 
 def cpu(note, who):
     m = re.search(who + r' CPU ([0-9.]+) us/record', note)
     return float(m.group(1)) if m else None
+
+def rate_of(row):
+    """Records/s on the clock asked for: handled, or until committed to the end (None where the note lacks it)."""
+    if not COMMIT:
+        return float(row['throughput'])
+    m = re.search(r'\(([0-9,]+) records/s to the commit\)', row['note'])
+    return float(m.group(1).replace(',', '')) if m else None
 
 def median(values, width, scale=1.0):
     values = [v for v in values if v is not None]
@@ -21,13 +32,13 @@ for run in sorted(os.listdir(root)):
         continue
     rows = [r for r in csv.DictReader(open(path)) if r['scenario'] == '1' and r['round'] != '0']  # 0: warm-up
     plain = [r for r in rows if r['contender'].startswith('plain')]
-    plain_by_round = {r['round']: float(r['throughput']) for r in plain}
+    plain_by_round = {r['round']: rate_of(r) for r in plain if rate_of(r)}
     mine = {kind: [r for r in rows if r['contender'] == OURS.format(kind)] for kind in ('key', 'unordered')}
-    ratio = {kind: median((float(r['throughput']) / plain_by_round[r['round']] for r in mine[kind]
-                           if r['round'] in plain_by_round), 5) for kind in mine}
+    ratio = {kind: median((rate_of(r) / plain_by_round[r['round']] for r in mine[kind]
+                           if r['round'] in plain_by_round and rate_of(r)), 5) for kind in mine}
     owner = {kind: median((cpu(r['note'], 'owner') for r in mine[kind]), 9 if kind == 'key' else 11) for kind in mine}
     workers = {kind: median((cpu(r['note'], 'workers') for r in mine[kind]), 7) for kind in mine}
-    rate = {kind: median((float(r['throughput']) for r in mine[kind]), 5, 1e6) for kind in mine}
+    rate = {kind: median((rate_of(r) for r in mine[kind]), 5, 1e6) for kind in mine}
     print(f"{run:12} {ratio['key']} {ratio['unordered']} | {owner['key']} {workers['key']} | "
           f"{owner['unordered']} {workers['unordered']} | {median((cpu(r['note'], 'poll thread') for r in plain), 5)} | "
-          f"{median((float(r['throughput']) for r in plain), 10, 1e6)} {rate['key']} {rate['unordered']}")
+          f"{median((rate_of(r) for r in plain), 10, 1e6)} {rate['key']} {rate['unordered']}")
