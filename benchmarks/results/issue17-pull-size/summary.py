@@ -1,13 +1,14 @@
 """Per run: the median per-round ratio ours/plain, the median CPU per record and the median records/s (millions),
 for the runs in this directory; '-' where a run has no such contender (a run of plain alone, or of ours alone).
 With --commit the ratios and rates are on the second clock: records/s until the group's committed offsets
-reach the end offsets, as each round's note gives it.
-usage: python3 summary.py [--commit] [dir]   (each sub-directory holds one run's results.csv)"""
+reach the end offsets, as each round's note gives it. With --list the contenders are the list listeners
+('transport defaults') instead of the each-message ones.
+usage: python3 summary.py [--commit] [--list] [dir]   (each sub-directory holds one run's results.csv)"""
 import csv, os, re, statistics, sys
-args = [a for a in sys.argv[1:] if a != '--commit']
+args = [a for a in sys.argv[1:] if a not in ('--commit', '--list')]
 COMMIT = '--commit' in sys.argv[1:]
 root = args[0] if args else os.path.dirname(os.path.abspath(__file__))
-OURS = 'batch-consumer {}, transport defaults, each message'
+OURS = 'batch-consumer {}, transport defaults' + ('' if '--list' in sys.argv[1:] else ', each message')
 
 def cpu(note, who):
     m = re.search(who + r' CPU ([0-9.]+) us/record', note)

@@ -64,7 +64,8 @@ public final class ContainerOption<T> {
 
 	public static final ContainerOption<Integer> CONSUMER_BATCH_SIZE = new ContainerOption<>("consumer-batch-size",
 			Integer.class, 10, EVERY_LEVEL, ContainerOptions::consumerBatchSize, OptionChecks.between(1, 1_000_000),
-			"How many messages a list listener gets per call at most (cheap single-message slices grow).");
+			"How many messages a list listener gets per call at most (slices of cheap messages grow; a list "
+					+ "listener then gets one in several calls).");
 
 	public static final ContainerOption<Integer> PULL_BATCH_SIZE = new ContainerOption<>("pull-batch-size",
 			Integer.class, 32, PROPERTIES, ContainerOptions::pullBatchSize, OptionChecks.between(1, 1_000_000),

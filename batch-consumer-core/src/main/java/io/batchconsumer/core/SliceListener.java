@@ -24,13 +24,13 @@ public interface SliceListener {
 
 	/**
 	 * Whether this listener handles each message of a slice on its own: one message's failure
-	 * fails that message only, and nothing depends on which messages share a call. Such a
-	 * listener gets longer slices than {@code consumer-batch-size} while its messages are cheap and
-	 * the buffer holds more than the idle workers take at that size: a slice then grows towards
-	 * 100 µs of listener time (measured), up to {@code pull-batch-size} messages, and a batch is never
-	 * cut into fewer slices than at {@code consumer-batch-size}. A listener that takes the slice as a
-	 * list keeps the default and never gets more than {@code consumer-batch-size} messages in one
-	 * call.
+	 * fails that message only, and nothing depends on which messages share a call. While messages
+	 * are cheap every listener's slices grow past {@code consumer-batch-size}, towards 100 µs of
+	 * listener time (measured), up to {@code pull-batch-size} messages; a batch is never cut into
+	 * fewer slices than at {@code consumer-batch-size}. Such a listener gets a grown slice in one
+	 * call. Any other listener (the default) gets it in consecutive calls of at most
+	 * {@code consumer-batch-size} messages on the slice's worker, each call retried or
+	 * dead-lettered before the next starts, so a list never holds more than that.
 	 * @return {@code false} unless the listener handles messages one by one
 	 */
 	default boolean handlesEachMessage() {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Slices longer than {@code consumer-batch-size} for a listener that handles each message on its
- * own ({@link SliceListener#handlesEachMessage()}) while its messages are cheap, and never for a
- * listener that takes the slice as a list; every message once, in its ordering's order.
+ * Slices longer than {@code consumer-batch-size} while the messages are cheap: a listener that
+ * handles each message on its own ({@link SliceListener#handlesEachMessage()}) gets such a slice in
+ * one call, a listener that takes the slice as a list in consecutive calls of at most
+ * {@code consumer-batch-size}; every message once, in its ordering's order.
  */
 class SliceGrowthTests {
 
@@ -46,9 +48,34 @@ class SliceGrowthTests {
 
 	@ParameterizedTest
 	@EnumSource(Ordering.class)
-	void aListenerThatTakesTheSliceAsAListNeverGetsMoreThanConsumerBatchSize(Ordering ordering) {
-		Recorder recorder = run(ordering, false, 0);
-		assertThat(recorder.largest.get()).as("the longest slice").isEqualTo(10);
+	void cheapMessagesOfAListListenerAreHandedOutInLongerSlicesOfCallsOfAtMostConsumerBatchSize(Ordering ordering)
+			throws InterruptedException {
+		this.fixture = new ContainerFixture(PARTITIONS, PER_PARTITION);
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicInteger delivered = new AtomicInteger();
+		Recorder recorder = new Recorder(ordering, false, 0) {
+			@Override
+			public BatchResult onSlice(List<Message<byte[]>> slice) throws InterruptedException {
+				// Once the slices had time to grow, every call waits: the slices on the workers stay open.
+				if (delivered.addAndGet(slice.size()) > PARTITIONS * PER_PARTITION / 2) {
+					release.await();
+				}
+				return super.onSlice(slice);
+			}
+		};
+		this.fixture.start((o) -> o.ordering(ordering).threadSize(4).consumerBatchSize(10).pullBatchSize(200)
+			.commitInterval(Duration.ofMillis(10)), recorder);
+		try {
+			await().atMost(Duration.ofSeconds(20)).until(() -> longestOpenSlice() > 10);
+		}
+		finally {
+			release.countDown();
+		}
+		await().atMost(Duration.ofSeconds(60)).until(this.fixture::isFullyCommitted);
+		assertThat(recorder.largest.get()).as("the longest call").isEqualTo(10);
+		assertThat(recorder.seen).hasSize(PARTITIONS * PER_PARTITION)
+			.allSatisfy((key, count) -> assertThat(count.get()).as("deliveries of %s", key).isOne());
+		assertThat(recorder.outOfOrder).as("messages out of order").isEmpty();
 	}
 
 	@Test
@@ -76,6 +103,16 @@ class SliceGrowthTests {
 		assertThat(this.fixture.container().stats().messagesSucceeded()).isEqualTo(49);
 	}
 
+	/** The most messages a slice of an open batch holds, as the container's snapshot shows it. */
+	private int longestOpenSlice() {
+		return this.fixture.container().stats().partitions().stream()
+			.flatMap((partition) -> partition.batches().stream())
+			.flatMap((batch) -> batch.slices().stream())
+			.mapToInt(BatchStats.SliceStats::messages)
+			.max()
+			.orElse(0);
+	}
+
 	/** Runs every message through a recording listener and checks once and order. */
 	private Recorder run(Ordering ordering, boolean handlesEachMessage, long millisPerMessage) {
 		int perPartition = (millisPerMessage > 0) ? 100 : PER_PARTITION;
@@ -91,7 +128,7 @@ class SliceGrowthTests {
 	}
 
 	/** Records every delivery, the longest slice, and messages that came before an earlier one of their key or partition. */
-	private static final class Recorder implements SliceListener {
+	private static class Recorder implements SliceListener {
 
 		final Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
 

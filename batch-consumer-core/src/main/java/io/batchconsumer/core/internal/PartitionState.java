@@ -119,12 +119,16 @@ final class PartitionState {
 		this.buffer.clear();
 	}
 
-	/** Opens a thread batch of these parts in the ledger (and the snapshot's) and returns its slices. */
-	Slice[] openBatch(long firstOffset, long lastOffset, List<List<Message<byte[]>>> parts, long nowNanos) {
+	/**
+	 * Opens a thread batch of these parts in the ledger (and the snapshot's) and returns its slices,
+	 * whose listener calls take at most {@code callSize} messages each.
+	 */
+	Slice[] openBatch(long firstOffset, long lastOffset, List<List<Message<byte[]>>> parts, int callSize,
+			long nowNanos) {
 		long batchId = this.ledger.open(firstOffset, lastOffset, parts.size(), nowNanos);
 		Slice[] slices = new Slice[parts.size()];
 		for (int i = 0; i < slices.length; i++) {
-			slices[i] = new Slice(this, batchId, i, parts.get(i), this.keyGate != null);
+			slices[i] = new Slice(this, batchId, i, parts.get(i), this.keyGate != null, callSize);
 		}
 		this.openSlices.open(batchId, firstOffset, lastOffset, nowNanos, slices);
 		return slices;

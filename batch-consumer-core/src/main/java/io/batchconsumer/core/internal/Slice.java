@@ -9,7 +9,8 @@ import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.Message;
 
 /**
- * One slice of a thread batch: the messages one worker processes in one listener call.
+ * One slice of a thread batch: the messages one worker processes in one hand-off, in listener calls
+ * of at most {@link #callSize} messages each.
  *
  * <p>Threading: immutable after construction, handed from the owner thread to a worker and back,
  * except {@link #state} and {@link #attempts}, which only the published snapshot reads: the owner
@@ -28,6 +29,12 @@ final class Slice {
 
 	final List<Message<byte[]>> messages;
 
+	/**
+	 * The most messages of one listener call: the worker calls the listener on consecutive runs of
+	 * at most this many, one after the other ({@link SliceRunner#process}).
+	 */
+	final int callSize;
+
 	final long bytes;
 
 	private final Set<String> keys;
@@ -37,8 +44,10 @@ final class Slice {
 	/** Deliveries to the listener so far; written by the worker. */
 	volatile int attempts;
 
-	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, boolean keyed) {
+	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, boolean keyed,
+			int callSize) {
 		this.partition = partition;
+		this.callSize = callSize;
 		this.epoch = partition.epoch;
 		this.batchId = batchId;
 		this.index = index;

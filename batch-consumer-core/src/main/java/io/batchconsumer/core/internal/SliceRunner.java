@@ -19,8 +19,9 @@ import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
 
 /**
- * Runs a slice on a worker: the listener, retries of what failed with exponential back-off in
- * place, then the dead letter. A message is finished only when it succeeded or its dead letter
+ * Runs a slice on a worker, in listener calls of at most {@link Slice#callSize} messages one after
+ * the other: for each call the listener, retries of what failed with exponential back-off in place,
+ * then the dead letter. A message is finished only when it succeeded or its dead letter
  * was stored; a dead-letter write that fails is tried again, so nothing is lost. Attempts are
  * counted per message (a retry's restored from {@link RetryQueue#restoreAttempt}); a retry whose back-off
  * exceeds {@code retry.blocking-limit} goes to the retry queue ({@link RetryHandOff}) and the
@@ -92,13 +93,27 @@ final class SliceRunner {
 	}
 
 	/**
-	 * Processes the slice to the end.
+	 * Processes the slice to the end: its messages in consecutive calls of at most
+	 * {@link Slice#callSize}, each call's retries and dead letters done before the next call starts,
+	 * so a key's messages reach the listener in offset order as they would in separate slices.
 	 * @param slice the slice
 	 * @return whether every message is finished
 	 */
 	boolean process(Slice slice) {
-		List<Message<byte[]>> pending = (this.retryQueue != null)
+		List<Message<byte[]>> messages = (this.retryQueue != null)
 				? slice.messages.stream().map(this.retryQueue::restored).toList() : slice.messages;
+		for (int from = 0; from < messages.size(); from += slice.callSize) {
+			int end = (int) Math.min(messages.size(), (long) from + slice.callSize);
+			if (!processCall(slice, messages.subList(from, end))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** Delivers one call's messages, retries what failed with back-off, then dead-letters it. */
+	private boolean processCall(Slice slice, List<Message<byte[]>> messages) {
+		List<Message<byte[]>> pending = messages;
 		for (;;) {
 			if (isAbandoned(slice)) {
 				return false;

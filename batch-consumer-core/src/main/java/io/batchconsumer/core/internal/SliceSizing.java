@@ -4,11 +4,14 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.SliceListener;
 
 /**
- * How long a slice may be: {@code consumer-batch-size}, or, for a listener that handles each
- * message on its own ({@link SliceListener#handlesEachMessage()}), as many messages as take about
+ * How long a slice may be, and how many of its messages one listener call takes. A slice holds
+ * {@code consumer-batch-size} messages until the listener was measured, then as many as take about
  * {@link #TARGET_NANOS} of listener time, between {@code consumer-batch-size} and
- * {@code pull-batch-size}. The time per message is a moving average over the completed slices
- * (the workers measure them), so slices shrink back as soon as the work gets slower.
+ * {@code pull-batch-size}. The time per message is a moving average over the completed slices (the
+ * workers measure them), so slices shrink back as soon as the work gets slower. A listener that
+ * handles each message on its own ({@link SliceListener#handlesEachMessage()}) gets a whole slice in
+ * one call; any other gets it in consecutive calls of at most {@code consumer-batch-size}, one after
+ * the other on the slice's worker, so a list never holds more than it asked for.
  *
  * <p>Why: at zero work the owner thread's cost is per slice (forming it, handing it out, taking its
  * completion back), so a slice of 10 cheap messages costs the owner more than the listener; a slice
@@ -22,13 +25,14 @@ final class SliceSizing {
 	/** The listener time a grown slice aims at. */
 	static final long TARGET_NANOS = 100_000;
 
-	private final boolean grows;
+	/** Whether one call takes the whole slice ({@link SliceListener#handlesEachMessage()}). */
+	private final boolean wholeSliceCalls;
 
 	/** Moving average of the listener time per message (nanoseconds, at least 1); 0 before the first completion. */
 	private long nanosPerMessage;
 
 	SliceSizing(SliceListener listener) {
-		this.grows = listener.handlesEachMessage();
+		this.wholeSliceCalls = listener.handlesEachMessage();
 	}
 
 	/**
@@ -37,7 +41,7 @@ final class SliceSizing {
 	 * @param nanos the time its worker spent on it
 	 */
 	void completed(int messages, long nanos) {
-		if (!this.grows || messages == 0) {
+		if (messages == 0) {
 			return;
 		}
 		long sample = Math.max(1, nanos / messages);
@@ -52,11 +56,21 @@ final class SliceSizing {
 	 */
 	int maxSliceSize(ContainerOptions options) {
 		int batchSize = options.consumerBatchSize();
-		if (!this.grows || this.nanosPerMessage == 0) {
+		if (this.nanosPerMessage == 0) {
 			return batchSize;
 		}
 		long fits = TARGET_NANOS / this.nanosPerMessage;
 		return (int) Math.max(batchSize, Math.min(fits, options.pullBatchSize()));
+	}
+
+	/**
+	 * The most messages one listener call of a slice formed now takes.
+	 * @param options the current options
+	 * @return {@code consumer-batch-size}, or {@link Integer#MAX_VALUE} (the whole slice) for a
+	 *         listener that handles each message on its own
+	 */
+	int callSize(ContainerOptions options) {
+		return this.wholeSliceCalls ? Integer.MAX_VALUE : options.consumerBatchSize();
 	}
 
 }

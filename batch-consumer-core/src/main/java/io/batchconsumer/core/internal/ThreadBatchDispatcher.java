@@ -22,8 +22,9 @@ import io.batchconsumer.core.Ordering;
  * <p>For a partition with {@code buffered} messages and {@code idle} free workers, a batch takes a
  * contiguous run of the buffer and splits it into
  * {@code n = min(idle, ceil(buffered / consumerBatchSize), threadSize)} slices of at most
- * {@code size} messages: {@code consumerBatchSize}, or more for a listener of cheap messages that
- * handles each on its own ({@link SliceSizing}). In {@code key} order a slice holds whole keys, and
+ * {@code size} messages: {@code consumerBatchSize}, or more while the messages are cheap
+ * ({@link SliceSizing}; a list listener then gets a slice in calls of at most
+ * {@code consumerBatchSize}, see {@link SliceRunner}). In {@code key} order a slice holds whole keys, and
  * a longer part (a hot key) is cut into slices that run one after the other through the key gate.
  * Partitions take turns: each round starts after the partition served first last time, and no
  * partition takes more than its share of the idle workers while others wait.
@@ -281,7 +282,7 @@ final class ThreadBatchDispatcher {
 				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : SliceSplitter.consecutive(run, n);
 		int started = 0;
 		// The batch covers the filtered messages too, so the watermark passes them.
-		for (Slice slice : partition.openBatch(first, last, parts, nowNanos)) {
+		for (Slice slice : partition.openBatch(first, last, parts, this.sizing.callSize(this.options), nowNanos)) {
 			if (partition.enterKeyGate(slice)) {
 				runnable.add(slice);
 				started++;

@@ -109,7 +109,7 @@ class FlowControllerTests {
 	/** Hands out the first {@code count} buffered messages as one slice and finishes it. */
 	private void finishFirst(PartitionState p, int count) {
 		List<Message<byte[]>> run = p.take(count);
-		Slice slice = p.openBatch(run.get(0).offset(), run.get(run.size() - 1).offset(), List.of(run),
+		Slice slice = p.openBatch(run.get(0).offset(), run.get(run.size() - 1).offset(), List.of(run), count,
 				this.ticker.nanoTime())[0];
 		p.startSlice();
 		this.steps.finish(slice);

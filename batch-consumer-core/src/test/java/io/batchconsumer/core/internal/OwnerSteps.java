@@ -66,7 +66,8 @@ final class OwnerSteps {
 	/** Hands the whole buffer out as one slice and returns it, running. */
 	Slice start(PartitionState state, long nowNanos) {
 		List<Message<byte[]>> run = state.take(state.buffered());
-		Slice slice = state.openBatch(run.get(0).offset(), run.get(run.size() - 1).offset(), List.of(run), nowNanos)[0];
+		Slice slice = state.openBatch(run.get(0).offset(), run.get(run.size() - 1).offset(), List.of(run), run.size(),
+				nowNanos)[0];
 		state.startSlice();
 		return slice;
 	}

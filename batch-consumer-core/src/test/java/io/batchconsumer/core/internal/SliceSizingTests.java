@@ -9,9 +9,10 @@ import io.batchconsumer.core.SliceListener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The length of a slice: {@code consumer-batch-size} until a listener that handles each message
- * was measured, then 100 µs of its measured time per message, between {@code consumer-batch-size}
- * and {@code pull-batch-size}, back down as the work gets slower.
+ * The length of a slice: {@code consumer-batch-size} until the listener was measured, then 100 µs
+ * of its measured time per message, between {@code consumer-batch-size} and {@code pull-batch-size},
+ * back down as the work gets slower; a list listener's calls take at most {@code consumer-batch-size}
+ * of it, a listener that handles each message takes it whole.
  */
 class SliceSizingTests {
 
@@ -46,10 +47,19 @@ class SliceSizingTests {
 	}
 
 	@Test
-	void aListenerThatTakesTheSliceAsAListStaysAtConsumerBatchSize() {
+	void aListenerThatTakesTheSliceAsAListGrowsTooButEachOfItsCallsTakesAtMostConsumerBatchSize() {
 		SliceSizing sizing = new SliceSizing((slice) -> BatchResult.success());
-		sizing.completed(10, 100);
-		assertThat(sizing.maxSliceSize(this.options)).isEqualTo(10);
+		assertThat(sizing.maxSliceSize(this.options)).as("before any completion").isEqualTo(10);
+		sizing.completed(10, 4_000);
+		assertThat(sizing.maxSliceSize(this.options)).isEqualTo(250);
+		assertThat(sizing.callSize(this.options)).isEqualTo(10);
+	}
+
+	@Test
+	void aListenerThatHandlesEachMessageTakesTheWholeSliceInOneCall() {
+		SliceSizing sizing = new SliceSizing(SliceListener.eachMessage((message) -> {
+		}));
+		assertThat(sizing.callSize(this.options)).isEqualTo(Integer.MAX_VALUE);
 	}
 
 }

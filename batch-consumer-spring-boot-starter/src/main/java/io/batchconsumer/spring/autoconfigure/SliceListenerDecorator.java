@@ -22,8 +22,8 @@ public interface SliceListenerDecorator {
 	 * @param listener the listener (possibly wrapped already)
 	 * @return the wrapped listener, or {@code listener} itself; it runs on worker threads
 	 *         concurrently and must give back what the listener gave (a wrapper that does not also
-	 *         give its {@link SliceListener#handlesEachMessage()} keeps slices at
-	 *         {@code consumer-batch-size})
+	 *         give its {@link SliceListener#handlesEachMessage()} is called with at most
+	 *         {@code consumer-batch-size} messages at a time, as a list listener is)
 	 */
 	SliceListener decorate(ContainerOptions options, SliceListener listener);
 

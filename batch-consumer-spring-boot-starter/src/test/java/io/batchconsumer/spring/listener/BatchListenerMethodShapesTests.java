@@ -155,7 +155,7 @@ class BatchListenerMethodShapesTests {
 	}
 
 	@Test
-	void aSingleMessageMethodHandlesEachMessageSoItsCheapSlicesGrowWhileAListMethodsStayAtConsumerBatchSize() {
+	void aSingleMessageMethodTakesItsGrownSlicesInOneCallWhileAListMethodsCallsStayAtConsumerBatchSize() {
 		this.runner.withUserConfiguration(CheapShapes.class, SliceRecorder.class)
 			.withPropertyValues("batch-consumer.pull-batch-size=200", "batch-consumer.consumer-batch-size=10")
 			.run((context) -> {
@@ -168,10 +168,10 @@ class BatchListenerMethodShapesTests {
 						&& committedEverything(transport, "cheap-list"));
 				SliceRecorder recorder = context.getBean(SliceRecorder.class);
 				assertThat(recorder.handlesEachMessage).containsEntry("cheap-each", true).containsEntry("cheap-list", false);
-				assertThat(recorder.longest.get("cheap-each").get()).as("longest slice of the single-message method")
+				assertThat(recorder.longest.get("cheap-each").get()).as("longest call of the single-message method's slices")
 					.isGreaterThan(10)
 					.isLessThanOrEqualTo(200);
-				assertThat(recorder.longest.get("cheap-list").get()).as("longest slice of the list method").isEqualTo(10);
+				assertThat(recorder.longest.get("cheap-list").get()).as("longest call of the list method").isEqualTo(10);
 				CheapShapes shapes = context.getBean(CheapShapes.class);
 				assertThat(shapes.each).hasSize(3000);
 				assertThat(shapes.lists).hasSize(3000);
@@ -275,7 +275,7 @@ class BatchListenerMethodShapesTests {
 
 	}
 
-	/** A decorator of every container's slices that keeps the listener's per-message handling and records each container's longest slice. */
+	/** A decorator of every container's slices that keeps the listener's per-message handling and records each container's longest call. */
 	@Configuration(proxyBeanMethods = false)
 	static class SliceRecorder implements SliceListenerDecorator {
 
