@@ -14,7 +14,7 @@ import io.batchconsumer.spring.annotation.BatchListener;
 /**
  * The two consumers of the sample.
  * <ul>
- * <li>{@code orders}: one call per slice of orders (default {@code key} ordering: orders of one
+ * <li>{@code orders}: one call per list of at most {@code consumer-batch-size} orders (default {@code key} ordering: orders of one
  * customer in order); simulates the work, records the orders in {@code processed_orders} and
  * forwards an audit entry per order to the {@code audit} topic.</li>
  * <li>{@code audit}: {@code partition} ordering, one slice at a time per partition; totals the

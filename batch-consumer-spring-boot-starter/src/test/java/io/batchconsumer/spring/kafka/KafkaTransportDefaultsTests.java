@@ -1,12 +1,8 @@
 package io.batchconsumer.spring.kafka;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +23,7 @@ import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.EffectiveOption;
 import io.batchconsumer.spring.autoconfigure.EffectiveOptions;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+import io.batchconsumer.spring.testing.RefreshedFile;
 import io.batchconsumer.testsupport.SharedKafkaBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,19 +66,11 @@ class KafkaTransportDefaultsTests {
 	@Autowired
 	private Listeners listeners;
 
-	static {
-		try {
-			Files.createDirectories(Path.of(FILE).getParent());
-			write(Map.of());
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
+	private static final RefreshedFile REFRESHED = new RefreshedFile(FILE, Map.of());
 
 	@AfterAll
-	static void deleteFile() throws IOException {
-		Files.deleteIfExists(Path.of(FILE));
+	static void deleteFile() {
+		REFRESHED.delete();
 	}
 
 	@Test
@@ -110,7 +99,7 @@ class KafkaTransportDefaultsTests {
 	}
 
 	@Test
-	void aRefreshThatRemovesTheThresholdGoesBackToKafkasDefault() throws Exception {
+	void aRefreshThatRemovesTheThresholdGoesBackToKafkasDefault() {
 		BatchContainer container = this.registry.getContainer("defaults");
 		refresh(Map.of("batch-consumer." + THRESHOLD, "5000"));
 		assertThat(container.options().pullThresholdForQueue()).isEqualTo(5000);
@@ -128,19 +117,9 @@ class KafkaTransportDefaultsTests {
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.listeners.received.keySet().containsAll(List.of("a", "b", "c")));
 	}
 
-	private void refresh(Map<String, String> properties) throws IOException {
-		write(properties);
+	private void refresh(Map<String, String> properties) {
+		REFRESHED.write(properties);
 		this.refresher.refresh();
-	}
-
-	private static void write(Map<String, String> properties) throws IOException {
-		Properties file = new Properties();
-		// Never empty: a refresh replaces the file's property source, but does not remove it when the file has none.
-		file.setProperty("kafka-transport-defaults-tests.written", "true");
-		file.putAll(properties);
-		try (var out = Files.newOutputStream(Path.of(FILE))) {
-			file.store(out, null);
-		}
 	}
 
 	@SpringBootConfiguration

@@ -11,7 +11,7 @@ import io.batchconsumer.spring.annotation.BatchListener;
 class Billing {
 
 	@BatchListener(id = "payments", topics = "payments", group = "billing")   // key ordering by default
-	BatchResult onPayments(List<Payment> payments) {   // one call per slice (at most consumer-batch-size)
+	BatchResult onPayments(List<Payment> payments) {   // at most consumer-batch-size per call
 		BatchResult.Builder result = BatchResult.builder();
 		for (int i = 0; i < payments.size(); i++) {
 			try {

@@ -1,14 +1,9 @@
 package io.batchconsumer.spring.refresh;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +42,7 @@ import io.batchconsumer.spring.autoconfigure.EffectiveOption;
 import io.batchconsumer.spring.autoconfigure.EffectiveOptions;
 import io.batchconsumer.spring.autoconfigure.SliceListenerDecorator;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
+import io.batchconsumer.spring.testing.RefreshedFile;
 import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -108,19 +104,11 @@ class RefreshTuningH2Tests {
 	@Autowired
 	private Listeners listeners;
 
-	static {
-		try {
-			Files.createDirectories(Path.of(FILE).getParent());
-			write();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
+	private static final RefreshedFile REFRESHED = new RefreshedFile(FILE, FILE_PROPERTIES);
 
 	@AfterAll
-	static void deleteFile() throws IOException {
-		Files.deleteIfExists(Path.of(FILE));
+	static void deleteFile() {
+		REFRESHED.delete();
 	}
 
 	@ParameterizedTest(name = "{0} = {1}")
@@ -195,18 +183,10 @@ class RefreshTuningH2Tests {
 	}
 
 	/** Writes the file with these properties added and refreshes; returns the keys the refresh changed. */
-	private Set<String> refresh(Map<String, String> properties) throws IOException {
+	private Set<String> refresh(Map<String, String> properties) {
 		FILE_PROPERTIES.putAll(properties);
-		write();
+		REFRESHED.write(FILE_PROPERTIES);
 		return this.refresher.refresh();
-	}
-
-	private static void write() throws IOException {
-		Properties file = new Properties();
-		file.putAll(FILE_PROPERTIES);
-		try (var out = Files.newOutputStream(Path.of(FILE))) {
-			file.store(out, null);
-		}
 	}
 
 	/** Sends the next messages while the container is paused, so that the guarantee knows them first. */
