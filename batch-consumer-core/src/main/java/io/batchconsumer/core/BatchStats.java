@@ -24,7 +24,8 @@ public record BatchStats(long id, long firstOffset, long lastOffset, long ageMil
 	 *
 	 * @param state where it is
 	 * @param messages how many messages it holds
-	 * @param attempts deliveries to the listener so far, 0 before the first
+	 * @param attempts deliveries to the listener so far of the messages of its current call, 0 before
+	 *        the first
 	 */
 	public record SliceStats(SliceState state, int messages, int attempts) {
 	}

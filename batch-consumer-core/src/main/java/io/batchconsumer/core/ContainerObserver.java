@@ -3,9 +3,9 @@ package io.batchconsumer.core;
 import java.util.Collection;
 
 /**
- * Told of every processed slice, for timers such as {@code batch.consumer.slice.duration}, and of
- * the partitions the container takes and gives up, so per-partition meters come and go with the
- * assignment rather than with a timer.
+ * Told of every listener call of a slice (a grown slice of a list listener takes several), for
+ * timers such as {@code batch.consumer.slice.duration}, and of the partitions the container takes
+ * and gives up, so per-partition meters come and go with the assignment rather than with a timer.
  *
  * <p>Threading: {@link #sliceProcessed} is called on worker threads, concurrently;
  * {@link #partitionsAssigned} and {@link #partitionsRevoked} on the owner thread. Implementations
@@ -19,9 +19,10 @@ public interface ContainerObserver {
 	};
 
 	/**
-	 * One delivery of a slice to the listener ended.
+	 * One call of the listener with messages of a slice ended (the slice, or one list of at most
+	 * {@code consumer-batch-size} of a longer slice).
 	 * @param partition the slice's partition
-	 * @param messages how many messages it held
+	 * @param messages how many messages the call held
 	 * @param nanos how long the listener took
 	 * @param failed how many of them failed
 	 */

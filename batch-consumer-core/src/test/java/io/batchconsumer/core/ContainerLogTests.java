@@ -98,15 +98,15 @@ class ContainerLogTests {
 		this.fixture = new ContainerFixture(2, 100);
 		this.fixture.start((o) -> o.pullBatchSize(500).pullThresholdForQueue(400).commitInterval(Duration.ofMillis(10)),
 				(slice) -> BatchResult.success());
-		String warning = "Container 'test' stops fetching a partition after every full poll: "
+		String warning = "Container 'test' can stop fetching a partition after each poll: "
 				+ "flow-control.pull-threshold-for-queue (%d) is below pull-batch-size (%d); set the threshold to at "
 				+ "least twice the pull size";
-		assertThat(lines(Level.WARN, "stops fetching")).containsExactly(warning.formatted(400, 500));
+		assertThat(lines(Level.WARN, "can stop fetching")).containsExactly(warning.formatted(400, 500));
 		this.fixture.container().tune(Map.of("flow-control.pull-threshold-for-queue", 1000)).get(20, TimeUnit.SECONDS);
 		this.fixture.container().tune(Map.of("pull-batch-size", 1000)).get(20, TimeUnit.SECONDS);
-		assertThat(lines(Level.WARN, "stops fetching")).hasSize(1);
+		assertThat(lines(Level.WARN, "can stop fetching")).hasSize(1);
 		this.fixture.container().tune(Map.of("pull-batch-size", 1001)).get(20, TimeUnit.SECONDS);
-		assertThat(lines(Level.WARN, "stops fetching")).containsExactly(warning.formatted(400, 500),
+		assertThat(lines(Level.WARN, "can stop fetching")).containsExactly(warning.formatted(400, 500),
 				warning.formatted(1000, 1001));
 		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
 	}
@@ -117,7 +117,7 @@ class ContainerLogTests {
 		this.fixture.start((o) -> o.pullBatchSize(500).pullThresholdForQueue(500).commitInterval(Duration.ofMillis(10)),
 				(slice) -> BatchResult.success());
 		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
-		assertThat(lines(Level.WARN, "stops fetching")).isEmpty();
+		assertThat(lines(Level.WARN, "can stop fetching")).isEmpty();
 	}
 
 	@Test

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -30,6 +31,9 @@ class SliceGrowthTests {
 
 	private static final int PER_PARTITION = 4000;
 
+	/** Every this many messages a list listener's call waits for the test to look at the open slices. */
+	private static final int CHECKPOINT = 1000;
+
 	private ContainerFixture fixture;
 
 	@AfterEach
@@ -51,27 +55,36 @@ class SliceGrowthTests {
 	void cheapMessagesOfAListListenerAreHandedOutInLongerSlicesOfCallsOfAtMostConsumerBatchSize(Ordering ordering)
 			throws InterruptedException {
 		this.fixture = new ContainerFixture(PARTITIONS, PER_PARTITION);
-		CountDownLatch release = new CountDownLatch(1);
+		Semaphore reached = new Semaphore(0);
+		Semaphore released = new Semaphore(0);
 		AtomicInteger delivered = new AtomicInteger();
 		Recorder recorder = new Recorder(ordering, false, 0) {
 			@Override
 			public BatchResult onSlice(List<Message<byte[]>> slice) throws InterruptedException {
-				// Once the slices had time to grow, every call waits: the slices on the workers stay open.
-				if (delivered.addAndGet(slice.size()) > PARTITIONS * PER_PARTITION / 2) {
-					release.await();
+				// At every thousandth message the call waits until the test has seen the open slices.
+				int before = delivered.getAndAdd(slice.size());
+				if ((before + slice.size()) / CHECKPOINT > before / CHECKPOINT) {
+					reached.release();
+					released.acquire();
 				}
 				return super.onSlice(slice);
 			}
 		};
 		this.fixture.start((o) -> o.ordering(ordering).threadSize(4).consumerBatchSize(10).pullBatchSize(200)
 			.commitInterval(Duration.ofMillis(10)), recorder);
-		try {
-			await().atMost(Duration.ofSeconds(20)).until(() -> longestOpenSlice() > 10);
+		// Growth follows the measured time, so it is looked for at every checkpoint, not at one moment.
+		int longest = 0;
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		while (!this.fixture.isFullyCommitted() && System.nanoTime() < deadline) {
+			if (reached.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+				long since = System.currentTimeMillis();
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> this.fixture.container().stats().snapshotMillis() > since);
+				longest = Math.max(longest, longestOpenSlice());
+				released.release();
+			}
 		}
-		finally {
-			release.countDown();
-		}
-		await().atMost(Duration.ofSeconds(60)).until(this.fixture::isFullyCommitted);
+		assertThat(longest).as("the longest open slice at a checkpoint").isGreaterThan(10);
 		assertThat(recorder.largest.get()).as("the longest call").isEqualTo(10);
 		assertThat(recorder.seen).hasSize(PARTITIONS * PER_PARTITION)
 			.allSatisfy((key, count) -> assertThat(count.get()).as("deliveries of %s", key).isOne());

@@ -28,8 +28,8 @@ import io.batchconsumer.core.TopicPartition;
  * against what is buffered, so an empty partition is always fetched.
  *
  * <p>A count threshold below {@code pull-batch-size} is logged at WARN when the container is created
- * and after each tune that makes it so: one full poll then puts a partition over it, and fetching
- * stops after every such poll (at Kafka's pull of 2000 and the generic 1000, once per 2000 records
+ * and after each tune that makes it so: a poll that brings that much of one partition then puts it
+ * over the threshold, and fetching stops after every such poll (at Kafka's pull of 2000 and the generic 1000, once per 2000 records
  * at zero work; docs/performance.md).
  *
  * <p>Threading: owned by the owner thread.
@@ -60,7 +60,7 @@ final class FlowController {
 	private static void warnIfAPollPassesTheCountThreshold(ContainerOptions before, ContainerOptions now) {
 		boolean was = before != null && before.pullThresholdForQueue() < before.pullBatchSize();
 		if (!was && now.pullThresholdForQueue() < now.pullBatchSize()) {
-			logger.warn("Container '{}' stops fetching a partition after every full poll: "
+			logger.warn("Container '{}' can stop fetching a partition after each poll: "
 					+ "flow-control.pull-threshold-for-queue ({}) is below pull-batch-size ({}); set the threshold to "
 					+ "at least twice the pull size", now.id(), now.pullThresholdForQueue(), now.pullBatchSize());
 		}

@@ -15,7 +15,8 @@ import io.batchconsumer.core.Message;
  * <p>Threading: immutable after construction, handed from the owner thread to a worker and back,
  * except {@link #state} and {@link #attempts}, which only the published snapshot reads: the owner
  * writes them before it hands the slice out and after it took the completion back, the worker in
- * between; both are volatile so the owner's snapshot sees the worker's latest.
+ * between; both are volatile so the owner's snapshot sees the worker's latest. {@link #resumeAt}
+ * is written by the worker and read by the worker that runs the slice again.
  */
 final class Slice {
 
@@ -41,8 +42,16 @@ final class Slice {
 
 	volatile BatchStats.SliceState state = BatchStats.SliceState.WAITING_FOR_WORKER;
 
-	/** Deliveries to the listener so far; written by the worker. */
+	/** Deliveries of the current call's messages to the listener so far; written by the worker. */
 	volatile int attempts;
+
+	/**
+	 * Where a run of the slice starts: the index of the first message whose call is not done (its
+	 * messages neither succeeded nor dead-lettered). A slice run again after a {@code Throwable}
+	 * escaped its processing goes on there, so the calls that finished are not delivered again.
+	 * Volatile: written by the worker, read by the worker that runs the slice again.
+	 */
+	volatile int resumeAt;
 
 	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, boolean keyed,
 			int callSize) {

@@ -95,18 +95,20 @@ final class SliceRunner {
 	/**
 	 * Processes the slice to the end: its messages in consecutive calls of at most
 	 * {@link Slice#callSize}, each call's retries and dead letters done before the next call starts,
-	 * so a key's messages reach the listener in offset order as they would in separate slices.
+	 * so a key's messages reach the listener in offset order as they would in separate slices. A slice
+	 * run again (a {@code Throwable} escaped) goes on after its last finished call.
 	 * @param slice the slice
 	 * @return whether every message is finished
 	 */
 	boolean process(Slice slice) {
 		List<Message<byte[]>> messages = (this.retryQueue != null)
 				? slice.messages.stream().map(this.retryQueue::restored).toList() : slice.messages;
-		for (int from = 0; from < messages.size(); from += slice.callSize) {
+		for (int from = slice.resumeAt; from < messages.size(); from += slice.callSize) {
 			int end = (int) Math.min(messages.size(), (long) from + slice.callSize);
 			if (!processCall(slice, messages.subList(from, end))) {
 				return false;
 			}
+			slice.resumeAt = end;
 		}
 		return true;
 	}
@@ -224,7 +226,7 @@ final class SliceRunner {
 		}
 		logger.error("Container '{}' met {} outside the listener's failure handling on {}; the slice is tried again",
 				this.options.id(), error.getClass().getName(), slice, error);
-		this.counters.retried.add(slice.messages.size());
+		this.counters.retried.add(slice.messages.size() - slice.resumeAt);
 		pause(slice, this.options.backoffBefore(1));
 	}
 

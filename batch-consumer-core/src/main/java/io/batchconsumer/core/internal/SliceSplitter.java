@@ -7,7 +7,7 @@ import io.batchconsumer.core.Message;
 
 /**
  * How {@link ThreadBatchDispatcher} cuts a taken run into slices: consecutive chunks, whole keys
- * per slice, hot keys cut to {@code consumer-batch-size}, and the messages a selection left out.
+ * per slice, hot keys cut to the slice size, and the messages a selection left out.
  *
  * <p>Threading: stateless; called by the owner thread.
  */
@@ -61,7 +61,7 @@ final class SliceSplitter {
 	/**
 	 * Splits every part longer than {@code max} into consecutive chunks of at most {@code max}, in
 	 * order. The chunks of one key chain through the key gate (they enter it in this order), so a
-	 * hot key keeps its order without handing a listener more than {@code consumer-batch-size}.
+	 * hot key keeps its order and a slice stays within the slice size.
 	 */
 	static List<List<Message<byte[]>>> atMost(List<List<Message<byte[]>>> parts, int max) {
 		List<List<Message<byte[]>>> bounded = new ArrayList<>(parts.size());

@@ -15,12 +15,14 @@ import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.testing.RecordingDeadLetterSink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A slice longer than its call size runs as consecutive listener calls on its worker, each call's
  * retries and dead letters done before the next call starts: a list never holds more than
  * {@code consumer-batch-size} messages, and the messages reach the listener in offset order even
- * when a call fails, as they would in separate slices behind the key gate.
+ * when a call fails, as they would in separate slices behind the key gate; a slice run again after
+ * an escaped {@code Throwable} does not deliver its finished calls again.
  */
 class SliceCallsTests {
 
@@ -71,6 +73,22 @@ class SliceCallsTests {
 		assertThat(this.calls.get(2)).containsExactly(13L);
 		assertThat(this.deadLetters.stored()).singleElement()
 			.satisfies((letter) -> assertThat(letter.message().offset()).isEqualTo(13));
+	}
+
+	@Test
+	void aSliceRunAgainAfterAnErrorEscapedGoesOnAfterItsLastFinishedCall() {
+		Slice slice = slice(35, 10);
+		AtomicBoolean thrown = new AtomicBoolean();
+		SliceRunner runner = runner(recording((messages) -> {
+			if (messages.get(0).offset() == 20 && thrown.compareAndSet(false, true)) {
+				// Not the message's fault: thrown on to the task, which gives the slice back to run again.
+				throw new StackOverflowError("in the third call");
+			}
+			return BatchResult.success();
+		}));
+		assertThatThrownBy(() -> runner.process(slice)).isInstanceOf(StackOverflowError.class);
+		assertThat(runner.process(slice)).isTrue();
+		assertThat(this.calls).extracting((call) -> call.get(0)).containsExactly(0L, 10L, 20L, 20L, 30L);
 	}
 
 	@Test

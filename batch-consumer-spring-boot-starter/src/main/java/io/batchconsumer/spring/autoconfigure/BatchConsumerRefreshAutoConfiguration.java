@@ -27,7 +27,7 @@ public final class BatchConsumerRefreshAutoConfiguration {
 	 * @param environment the refreshed environment
 	 * @param registry the containers
 	 * @param effectiveOptions where the new values and their properties are shown
-	 * @param transport gives the default pull size
+	 * @param transport gives its own defaults (Kafka: the pull size and the count threshold)
 	 * @param resourceLoader gives the class loader whose metadata declares the names
 	 * @return the listener
 	 */

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import org.springframework.aop.support.AopUtils;
 
@@ -22,6 +23,13 @@ import io.batchconsumer.core.Transport;
  */
 final class TransportDefaults {
 
+	/**
+	 * What names a container, not how it runs: never a transport's default (the group's default is
+	 * the application's name, which a transport must not replace).
+	 */
+	private static final Set<ContainerOption<?>> IDENTITY = Set.of(ContainerOption.ID, ContainerOption.TOPICS,
+			ContainerOption.GROUP);
+
 	private final Map<ContainerOption<?>, Object> values = new LinkedHashMap<>();
 
 	private final String origin;
@@ -30,7 +38,7 @@ final class TransportDefaults {
 		ContainerOptions.Builder builder = transport.optionsBuilder("transport-defaults");
 		for (ContainerOption<?> option : ContainerOption.all()) {
 			Object value = builder.get(option);
-			if (option != ContainerOption.ID && !Objects.equals(value, option.defaultValue())) {
+			if (!IDENTITY.contains(option) && !Objects.equals(value, option.defaultValue())) {
 				this.values.put(option, value);
 			}
 		}
