@@ -145,9 +145,15 @@ class CrashLoopTests {
 			assertThat(crashes).as("crashes (%s)", run)
 				.allSatisfy((crash) -> assertThat(crash.processedUncommitted()).isLessThanOrEqualTo(WINDOW_BOUND))
 				.anySatisfy((crash) -> assertThat(crash.processedInLife()).isPositive());
-			assertThat(outcome.duplicates()).as("duplicates are the messages processed but not committed at a kill (%s%s)",
-					run, (outcome.duplicates() != uncommittedAtKills) ? database.unexplainedDuplicates() : "")
-				.isEqualTo(uncommittedAtKills);
+			// Each message's rows beyond its first are exactly its rows that a kill left uncommitted (the
+			// duplicates are the messages processed but not committed at a kill), read from the end state.
+			// The sum counted right after each kill is only printed: on H2 it once came out 6 below the
+			// duplicates (349 against 355) while every duplicate was explained message by message.
+			assertThat(database.unexplainedDuplicates())
+				.as("messages whose rows no kill accounts for, as message [life/queue/offset] (%s; %d duplicates, "
+						+ "%d processed uncommitted as counted after the kills, committed after the kills %s)", run,
+						outcome.duplicates(), uncommittedAtKills, database.committedAtKill)
+				.isEmpty();
 		}
 	}
 
@@ -246,7 +252,7 @@ class CrashLoopTests {
 		private final EmbeddedPostgres postgres;
 
 		/** The committed offset of each queue after each kill, by life, for the diagnostics of a failed count. */
-		private final Map<Integer, Map<Integer, Long>> committedAtKill = new TreeMap<>();
+		final Map<Integer, Map<Integer, Long>> committedAtKill = new TreeMap<>();
 
 		private Database(String url, String sharedUrl, String user, EmbeddedPostgres postgres) {
 			this.url = url;
@@ -373,29 +379,28 @@ class CrashLoopTests {
 		}
 
 		/**
-		 * The messages whose duplicates no kill accounts for, for a failed count: a row of a killed
-		 * life is expected again when its offset was not committed after the kill; every other row
-		 * beyond a message's first is unexplained.
-		 * @return up to ten such messages with their rows ({@code life/queue/offset}) and the committed
-		 *         offsets after each kill
+		 * The messages whose rows no kill accounts for: a row of a killed life is expected again when
+		 * its offset was not committed after the kill, so a message has exactly one row more than it
+		 * has such rows. A row beyond that is a duplicate no kill explains; a row short of it is a
+		 * message the next life did not deliver again.
+		 * @return each such message with its rows ({@code life/queue/offset}); empty when every row is
+		 *         explained
 		 */
-		String unexplainedDuplicates() {
+		List<String> unexplainedDuplicates() {
 			Map<Long, List<Processing>> rows = new TreeMap<>();
 			try (HikariDataSource pool = pool()) {
-				new JdbcTemplate(pool).query("SELECT msg_id, life, queue_id, msg_offset FROM processed WHERE msg_id IN"
-						+ " (SELECT msg_id FROM processed GROUP BY msg_id HAVING COUNT(*) > 1) ORDER BY id",
+				new JdbcTemplate(pool).query("SELECT msg_id, life, queue_id, msg_offset FROM processed ORDER BY id",
 						(RowCallbackHandler) (rs) -> rows.computeIfAbsent(rs.getLong(1), (id) -> new ArrayList<>())
 							.add(new Processing(rs.getInt(2), rs.getInt(3), rs.getLong(4))));
 			}
 			List<String> unexplained = new ArrayList<>();
 			rows.forEach((id, processings) -> {
 				long expected = processings.stream().filter(this::uncommittedAtItsKill).count();
-				if (processings.size() - 1 != expected && unexplained.size() < 10) {
+				if (processings.size() - 1 != expected) {
 					unexplained.add(id + " " + processings);
 				}
 			});
-			return "; unexplained duplicates (message [life/queue/offset]): " + unexplained + ", committed after the kills "
-					+ this.committedAtKill;
+			return unexplained;
 		}
 
 		/** Whether a row was written by a killed life at or above its queue's committed offset after the kill. */
