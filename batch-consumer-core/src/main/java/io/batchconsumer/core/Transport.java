@@ -36,26 +36,17 @@ public interface Transport {
 	BatchProducer producer();
 
 	/**
-	 * The pull batch size a container of this store gets when none is set: the generic default of 32
-	 * ({@link ContainerOption#PULL_BATCH_SIZE}) unless the store has a better one (Kafka: 2000, since a
-	 * poll of 32 records is tiny for Kafka).
-	 * @return messages per poll, at least one
-	 */
-	default int defaultPullBatchSize() {
-		return ContainerOption.PULL_BATCH_SIZE.defaultValue();
-	}
-
-	/**
-	 * A builder of a container's options with every default, this store's included
-	 * ({@link #defaultPullBatchSize()}; Kafka also sets {@code flow-control.pull-threshold-for-queue}):
-	 * start here rather than at {@link ContainerOptions#builder} so a container of this store takes the
-	 * store's defaults. The starter applies every value this builder holds otherwise than
-	 * {@link ContainerOption#defaultValue()} where no property, annotation or customizer sets it.
+	 * A builder of a container's options with every default, this store's own included (Kafka:
+	 * {@code pull-batch-size} 2000 and {@code flow-control.pull-threshold-for-queue} 4000; the
+	 * generic ones otherwise): start here rather than at {@link ContainerOptions#builder} so a
+	 * container of this store takes the store's defaults. The starter applies every value this
+	 * builder holds otherwise than {@link ContainerOption#defaultValue()} where no property,
+	 * annotation or customizer sets it.
 	 * @param id the container id
 	 * @return the builder
 	 */
 	default ContainerOptions.Builder optionsBuilder(String id) {
-		return ContainerOptions.builder(id).pullBatchSize(defaultPullBatchSize());
+		return ContainerOptions.builder(id);
 	}
 
 	/**

@@ -27,8 +27,8 @@ import io.batchconsumer.core.Transport;
  * blocked partition), the container's group, the cooperative-sticky assignor (unless
  * {@code group.protocol=consumer}, which is incremental by itself), {@code max.poll.records} =
  * pull batch size ({@value #DEFAULT_PULL_BATCH_SIZE} when the container's options come from
- * {@link #optionsBuilder} or the starter and none is set, see {@link #defaultPullBatchSize()}, and
- * then {@code flow-control.pull-threshold-for-queue} {@value #DEFAULT_PULL_THRESHOLD_FOR_QUEUE}),
+ * {@link #optionsBuilder} or the starter and none is set, and then
+ * {@code flow-control.pull-threshold-for-queue} {@value #DEFAULT_PULL_THRESHOLD_FOR_QUEUE}),
  * {@code client.id = batch-consumer-<id>}; {@code auto.offset.reset} is {@code earliest} and
  * {@code allow.auto.create.topics} is {@code false} unless set. The producer uses {@code acks=all}
  * and idempotence.
@@ -187,34 +187,27 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	}
 
 	/**
-	 * {@value #DEFAULT_PULL_BATCH_SIZE}, four times Kafka's own {@code max.poll.records} default. At
-	 * zero work each poll's records become one thread batch, and the owner thread's cost is per poll
-	 * and per slice, not only per record: with a poll of 32 it spends itself on polls, and from 500
-	 * to 2000 its CPU per record fell by a quarter with {@code key} order (0.44 to 0.33 µs, the
-	 * workers' from 0.13 to 0.09 µs; docs/performance.md). It bounds how many records one poll
-	 * returns, not what the client holds: the client's fetch buffer is bounded by
-	 * {@code fetch.max.bytes} and {@code max.partition.fetch.bytes} whatever this is, and flow control
-	 * stops fetching a partition once its backlog passes {@code pull-threshold-for-queue}, so a
-	 * backlog reaches that threshold plus one poll at most.
-	 * @return {@value #DEFAULT_PULL_BATCH_SIZE}
-	 */
-	@Override
-	public int defaultPullBatchSize() {
-		return DEFAULT_PULL_BATCH_SIZE;
-	}
-
-	/**
-	 * The generic defaults with {@link #DEFAULT_PULL_BATCH_SIZE} and
-	 * {@link #DEFAULT_PULL_THRESHOLD_FOR_QUEUE}. With the generic threshold of 1000 a poll of 2000
-	 * put a partition over it at once: at zero work flow control stopped fetching once per poll
-	 * (1,941–1,995 times per 4 M records), and {@code unordered} ran at 0.75–0.78× a plain
-	 * {@code KafkaConsumer} against 0.82–0.91× without those stops (docs/performance.md).
+	 * The generic defaults with a pull of {@value #DEFAULT_PULL_BATCH_SIZE}, four times Kafka's own
+	 * {@code max.poll.records} default, and a count threshold of two such polls,
+	 * {@value #DEFAULT_PULL_THRESHOLD_FOR_QUEUE}.
+	 *
+	 * <p>The pull: at zero work each poll's records become one thread batch, and the owner thread's
+	 * cost is per poll and per slice, not only per record: with a poll of 32 it spends itself on
+	 * polls, and from 500 to 2000 its CPU per record fell by a quarter with {@code key} order (0.44
+	 * to 0.33 µs, the workers' from 0.13 to 0.09 µs; docs/performance.md). It bounds how many
+	 * records one poll returns, not what the client holds: the client's fetch buffer is bounded by
+	 * {@code fetch.max.bytes} and {@code max.partition.fetch.bytes} whatever this is, and a backlog
+	 * reaches the count threshold plus one poll at most.
+	 *
+	 * <p>The threshold: with the generic 1000 a poll of 2000 put a partition over it at once, and at
+	 * zero work flow control stopped fetching once per poll (1,941–1,995 times per 4 M records).
 	 * @param id the container id
 	 * @return the builder
 	 */
 	@Override
 	public ContainerOptions.Builder optionsBuilder(String id) {
-		return Transport.super.optionsBuilder(id).pullThresholdForQueue(DEFAULT_PULL_THRESHOLD_FOR_QUEUE);
+		return ContainerOptions.builder(id).pullBatchSize(DEFAULT_PULL_BATCH_SIZE)
+			.pullThresholdForQueue(DEFAULT_PULL_THRESHOLD_FOR_QUEUE);
 	}
 
 }

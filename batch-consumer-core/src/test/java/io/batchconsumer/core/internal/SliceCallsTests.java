@@ -48,13 +48,8 @@ class SliceCallsTests {
 	@Test
 	void aFailedCallIsRetriedBeforeTheNextCallStarts() {
 		Slice slice = slice(30, 10);
-		AtomicBoolean failedOnce = new AtomicBoolean();
-		boolean finished = runner(recording((messages) -> {
-			if (messages.get(0).offset() == 10 && failedOnce.compareAndSet(false, true)) {
-				throw new IllegalStateException("first try of the second call");
-			}
-			return BatchResult.success();
-		})).process(slice);
+		boolean finished = runner(recording(throwingOnceAt(10, new IllegalStateException("first try of the second call"))))
+			.process(slice);
 		assertThat(finished).isTrue();
 		assertThat(this.calls).extracting((call) -> call.get(0)).containsExactly(0L, 10L, 10L, 20L);
 		assertThat(this.deadLetters.stored()).isEmpty();
@@ -78,14 +73,8 @@ class SliceCallsTests {
 	@Test
 	void aSliceRunAgainAfterAnErrorEscapedGoesOnAfterItsLastFinishedCall() {
 		Slice slice = slice(35, 10);
-		AtomicBoolean thrown = new AtomicBoolean();
-		SliceRunner runner = runner(recording((messages) -> {
-			if (messages.get(0).offset() == 20 && thrown.compareAndSet(false, true)) {
-				// Not the message's fault: thrown on to the task, which gives the slice back to run again.
-				throw new StackOverflowError("in the third call");
-			}
-			return BatchResult.success();
-		}));
+		// Not the message's fault: thrown on to the task, which gives the slice back to run again.
+		SliceRunner runner = runner(recording(throwingOnceAt(20, new StackOverflowError("in the third call"))));
 		assertThatThrownBy(() -> runner.process(slice)).isInstanceOf(StackOverflowError.class);
 		assertThat(runner.process(slice)).isTrue();
 		assertThat(this.calls).extracting((call) -> call.get(0)).containsExactly(0L, 10L, 20L, 20L, 30L);
@@ -121,6 +110,20 @@ class SliceCallsTests {
 		return (messages) -> {
 			this.calls.add(messages.stream().map(Message::offset).toList());
 			return listener.onSlice(messages);
+		};
+	}
+
+	/** Succeeds, but throws once on the first call that starts at {@code offset}. */
+	private static SliceListener throwingOnceAt(long offset, Throwable thrown) {
+		AtomicBoolean done = new AtomicBoolean();
+		return (messages) -> {
+			if (messages.get(0).offset() == offset && done.compareAndSet(false, true)) {
+				if (thrown instanceof Error error) {
+					throw error;
+				}
+				throw (Exception) thrown;
+			}
+			return BatchResult.success();
 		};
 	}
 

@@ -101,8 +101,8 @@ final class GuardedTransport implements Transport {
 	}
 
 	@Override
-	public int defaultPullBatchSize() {
-		return this.transport.defaultPullBatchSize();
+	public ContainerOptions.Builder optionsBuilder(String id) {
+		return this.transport.optionsBuilder(id);
 	}
 
 }
