@@ -1,40 +1,47 @@
 package io.batchconsumer.core.batch;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
  * Keeps per-key order across the slices of one partition: a slice may run only when, for every
  * key it holds, each older slice holding that key has finished.
  *
- * <p>Each key has a queue of the slices that hold it, in the order they entered (batch order, then
- * slice order). A slice is runnable when it is at the head of every one of its queues. Because
- * slices enter in one global order, the oldest waiting slice is always at the head of all its
- * queues, so there is no deadlock. A waiting slice holds no thread: the gate hands it back when
- * it becomes runnable.
+ * <p>Each key remembers its newest holder. A slice that enters waits for the newest holder of each
+ * of its keys, its <em>predecessors</em>, and is runnable once none is left. That is the rule above:
+ * a predecessor leaves only after it ran, so only after its own predecessors left, and so on back to
+ * the oldest holder of the key. Slices enter in one global order (batch order, then slice order) and
+ * wait only for older ones, so there is no deadlock. A waiting slice holds no thread: the gate hands
+ * it back when it becomes runnable.
+ *
+ * <p>Cost: one map update per message key as a slice enters (a key repeated in the slice finds
+ * itself as the newest holder and is skipped), one conditional removal per distinct key and one
+ * count per waiting successor as it leaves. A slice's keys are not collected in a set first.
  *
  * <p>Threading: not thread-safe; owned by the container's owner thread.
  *
- * @param <S> the slice type
+ * @param <S> the slice type, compared by identity
  */
 public final class KeyGate<S> {
 
-	private final Map<String, ArrayDeque<S>> queues = new HashMap<>();
+	/** The newest holder of each held key. */
+	private final Map<String, Holder<S>> newest = new HashMap<>(256);
 
-	private final Function<S, Collection<String>> keysOf;
+	/** The slices in the gate, running or waiting. */
+	private final Map<S, Holder<S>> holders = new IdentityHashMap<>();
+
+	private final Function<S, ? extends Iterable<String>> keysOf;
 
 	/**
 	 * Creates a gate.
-	 * @param keysOf the distinct keys of a slice (keyless messages are not gated)
+	 * @param keysOf the keys of a slice's messages, repeats allowed; a {@code null} key (a keyless
+	 * message) is not gated
 	 */
-	public KeyGate(Function<S, Collection<String>> keysOf) {
+	public KeyGate(Function<S, ? extends Iterable<String>> keysOf) {
 		this.keysOf = keysOf;
 	}
 
@@ -44,37 +51,54 @@ public final class KeyGate<S> {
 	 * @return {@code true} when it may run now
 	 */
 	public boolean enter(S slice) {
-		for (String key : this.keysOf.apply(slice)) {
-			this.queues.computeIfAbsent(key, (k) -> new ArrayDeque<>(2)).addLast(slice);
+		Holder<S> holder = new Holder<>(slice);
+		if (this.holders.putIfAbsent(slice, holder) != null) {
+			throw new IllegalStateException("slice entered the key gate twice");
 		}
-		return isRunnable(slice);
+		for (String key : this.keysOf.apply(slice)) {
+			if (key == null) {
+				continue;
+			}
+			Holder<S> previous = this.newest.put(key, holder);
+			if (previous == holder) {
+				continue; // a repeat within the slice
+			}
+			holder.keys.add(key);
+			if (previous != null && previous.lastSuccessor != holder) {
+				previous.addSuccessor(holder);
+				holder.waitingFor++;
+			}
+		}
+		return holder.waitingFor == 0;
 	}
 
 	/**
 	 * Removes a finished slice and returns the slices it unblocked.
 	 * @param slice a slice that was runnable
 	 * @return slices that became runnable, in no particular order
-	 * @throws IllegalStateException when the slice was not at the head of one of its queues
+	 * @throws IllegalStateException when the slice is not in the gate or an older slice still holds
+	 * one of its keys
 	 */
 	public List<S> leave(S slice) {
-		Set<S> candidates = new LinkedHashSet<>();
-		for (String key : this.keysOf.apply(slice)) {
-			ArrayDeque<S> queue = this.queues.get(key);
-			if (queue == null || queue.peekFirst() != slice) {
-				throw new IllegalStateException("slice left key '" + key + "' while an older slice held it");
-			}
-			queue.pollFirst();
-			if (queue.isEmpty()) {
-				this.queues.remove(key);
-			}
-			else {
-				candidates.add(queue.peekFirst());
-			}
+		Holder<S> holder = this.holders.get(slice);
+		if (holder == null) {
+			throw new IllegalStateException("slice left the key gate it was not in");
 		}
-		List<S> runnable = new ArrayList<>(candidates.size());
-		for (S candidate : candidates) {
-			if (isRunnable(candidate)) {
-				runnable.add(candidate);
+		if (holder.waitingFor > 0) {
+			throw new IllegalStateException("slice left the key gate while an older slice held one of its keys "
+					+ holder.keys);
+		}
+		this.holders.remove(slice);
+		for (String key : holder.keys) {
+			this.newest.remove(key, holder);
+		}
+		if (holder.successors == null) {
+			return List.of();
+		}
+		List<S> runnable = new ArrayList<>(holder.successors.size());
+		for (Holder<S> successor : holder.successors) {
+			if (--successor.waitingFor == 0) {
+				runnable.add(successor.slice);
 			}
 		}
 		return runnable;
@@ -85,16 +109,37 @@ public final class KeyGate<S> {
 	 * @return the count
 	 */
 	public int heldKeys() {
-		return this.queues.size();
+		return this.newest.size();
 	}
 
-	private boolean isRunnable(S slice) {
-		for (String key : this.keysOf.apply(slice)) {
-			if (this.queues.get(key).peekFirst() != slice) {
-				return false;
-			}
+	/** A slice in the gate: its distinct keys, the predecessors it waits for and the slices that wait for it. */
+	private static final class Holder<S> {
+
+		final S slice;
+
+		final List<String> keys = new ArrayList<>();
+
+		/** The slices that wait for this one, {@code null} while there are none. */
+		List<Holder<S>> successors;
+
+		/** The successor added last: a slice waits for a predecessor once, however many keys they share. */
+		Holder<S> lastSuccessor;
+
+		/** Predecessors that have not left. */
+		int waitingFor;
+
+		Holder(S slice) {
+			this.slice = slice;
 		}
-		return true;
+
+		void addSuccessor(Holder<S> successor) {
+			if (this.successors == null) {
+				this.successors = new ArrayList<>(4);
+			}
+			this.successors.add(successor);
+			this.lastSuccessor = successor;
+		}
+
 	}
 
 }

@@ -128,7 +128,7 @@ final class PartitionState {
 		long batchId = this.ledger.open(firstOffset, lastOffset, parts.size(), nowNanos);
 		Slice[] slices = new Slice[parts.size()];
 		for (int i = 0; i < slices.length; i++) {
-			slices[i] = new Slice(this, batchId, i, parts.get(i), this.keyGate != null, callSize);
+			slices[i] = new Slice(this, batchId, i, parts.get(i), callSize);
 		}
 		this.openSlices.open(batchId, firstOffset, lastOffset, nowNanos, slices);
 		return slices;

@@ -1,9 +1,8 @@
 package io.batchconsumer.core.internal;
 
-import java.util.Collection;
-import java.util.LinkedHashSet;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
+import java.util.NoSuchElementException;
 
 import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.Message;
@@ -38,8 +37,6 @@ final class Slice {
 
 	final long bytes;
 
-	private final Set<String> keys;
-
 	volatile BatchStats.SliceState state = BatchStats.SliceState.WAITING_FOR_WORKER;
 
 	/** Deliveries of the current call's messages to the listener so far; written by the worker. */
@@ -53,8 +50,7 @@ final class Slice {
 	 */
 	volatile int resumeAt;
 
-	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, boolean keyed,
-			int callSize) {
+	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, int callSize) {
 		this.partition = partition;
 		this.callSize = callSize;
 		this.epoch = partition.epoch;
@@ -62,19 +58,35 @@ final class Slice {
 		this.index = index;
 		this.messages = List.copyOf(messages);
 		long total = 0;
-		Set<String> distinct = keyed ? new LinkedHashSet<>() : Set.of();
 		for (Message<byte[]> message : messages) {
 			total += message.serializedSize();
-			if (keyed && message.key() != null) {
-				distinct.add(message.key());
-			}
 		}
 		this.bytes = total;
-		this.keys = distinct;
 	}
 
-	Collection<String> keys() {
-		return this.keys;
+	/**
+	 * The keys of its messages in offset order, repeats included, {@code null} for a keyless one: what
+	 * the key gate reads as the slice enters it.
+	 */
+	Iterable<String> keys() {
+		return () -> new Iterator<>() {
+
+			private int next;
+
+			@Override
+			public boolean hasNext() {
+				return this.next < Slice.this.messages.size();
+			}
+
+			@Override
+			public String next() {
+				if (!hasNext()) {
+					throw new NoSuchElementException();
+				}
+				return Slice.this.messages.get(this.next++).key();
+			}
+
+		};
 	}
 
 	@Override

@@ -1,13 +1,14 @@
 package io.batchconsumer.core.batch;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -55,8 +56,7 @@ class KeyGateTests {
 			for (int step = 0, entered = 0; step < 400; step++) {
 				if (handedOut.isEmpty() || (random.nextInt(3) > 0 && entered < 200)) {
 					String slice = "s" + entered++;
-					keysOf.put(slice, IntStream.range(0, 8).filter((k) -> random.nextInt(4) == 0).mapToObj((k) -> "k" + k)
-						.toList());
+					keysOf.put(slice, randomKeys(random));
 					inGate.add(slice);
 					if (randomGate.enter(slice)) {
 						handedOut.add(slice);
@@ -71,15 +71,44 @@ class KeyGateTests {
 				List<String> free = new ArrayList<>();
 				for (int i = 0; i < inGate.size(); i++) {
 					List<String> keys = keysOf.get(inGate.get(i));
-					if (inGate.subList(0, i).stream().noneMatch((older) -> keysOf.get(older).stream().anyMatch(keys::contains))) {
+					if (inGate.subList(0, i).stream().noneMatch((older) -> keysOf.get(older).stream()
+						.anyMatch((key) -> key != null && keys.contains(key)))) {
 						free.add(inGate.get(i));
 					}
 				}
 				assertThat(handedOut).as("seed %d, step %d", seed, step).containsExactlyInAnyOrderElementsOf(free);
 			}
 			assertThat(randomGate.heldKeys()).as("seed %d", seed).isEqualTo(
-					(int) inGate.stream().flatMap((slice) -> keysOf.get(slice).stream()).distinct().count());
+					(int) inGate.stream().flatMap((slice) -> keysOf.get(slice).stream()).filter(Objects::nonNull)
+						.distinct().count());
 		}
+	}
+
+	/**
+	 * The keys of a slice's messages: up to 12 of eight keys, repeats allowed (a key with several
+	 * messages in the slice), a {@code null} now and then (a keyless message).
+	 */
+	private static List<String> randomKeys(Random random) {
+		List<String> keys = new ArrayList<>();
+		for (int i = random.nextInt(13); i > 0; i--) {
+			keys.add((random.nextInt(10) == 0) ? null : "k" + random.nextInt(8));
+		}
+		return keys;
+	}
+
+	@Test
+	void repeatedKeysCountOnceAndKeylessMessagesAreNotGated() {
+		Map<String, List<String>> keysOf = Map.of("s1", Arrays.asList("a", "a", null, "b", "a"), "s2",
+				Arrays.asList(null, "b", "b", "a"), "s3", Arrays.asList(null, null));
+		KeyGate<String> repeats = new KeyGate<>(keysOf::get);
+		assertThat(repeats.enter("s1")).isTrue();
+		assertThat(repeats.enter("s2")).isFalse();
+		assertThat(repeats.enter("s3")).as("keyless only").isTrue();
+		assertThat(repeats.heldKeys()).isEqualTo(2);
+		assertThat(repeats.leave("s3")).isEmpty();
+		assertThat(repeats.leave("s1")).as("s2 waited for s1 once, for both keys").containsExactly("s2");
+		assertThat(repeats.leave("s2")).isEmpty();
+		assertThat(repeats.heldKeys()).isZero();
 	}
 
 	@Test
@@ -87,6 +116,8 @@ class KeyGateTests {
 		this.gate.enter("s1");
 		this.gate.enter("s2");
 		assertThatIllegalStateException().isThrownBy(() -> this.gate.leave("s2"));
+		assertThatIllegalStateException().as("never entered").isThrownBy(() -> this.gate.leave("s3"));
+		assertThatIllegalStateException().as("entered twice").isThrownBy(() -> this.gate.enter("s1"));
 	}
 
 }
