@@ -85,8 +85,8 @@ public final class KeyGate<S> {
 			throw new IllegalStateException("slice left the key gate it was not in");
 		}
 		if (holder.waitingFor > 0) {
-			throw new IllegalStateException("slice left the key gate while an older slice held one of its keys "
-					+ holder.keys);
+			throw new IllegalStateException("slice left the key gate while " + holder.waitingFor
+					+ " older slice(s) held some of its keys");
 		}
 		this.holders.remove(slice);
 		for (String key : holder.keys) {
