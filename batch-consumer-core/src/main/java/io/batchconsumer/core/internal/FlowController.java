@@ -29,8 +29,9 @@ import io.batchconsumer.core.TopicPartition;
  *
  * <p>A count threshold below {@code pull-batch-size} is logged at WARN when the container is created
  * and after each tune that makes it so: a poll that brings that much of one partition then puts it
- * over the threshold, and fetching stops after every such poll (at Kafka's pull of 2000 and the generic 1000, once per 2000 records
- * at zero work; docs/performance.md).
+ * over the threshold, and fetching stops after every such poll (Kafka's pull of 2000 against the
+ * generic threshold of 1000 did so once per 2000 records at zero work, which is why Kafka's default
+ * threshold is 4000; docs/performance.md).
  *
  * <p>Threading: owned by the owner thread.
  */

@@ -1,8 +1,7 @@
 package io.batchconsumer.core.internal;
 
-import java.util.Iterator;
+import java.util.AbstractList;
 import java.util.List;
-import java.util.NoSuchElementException;
 
 import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.Message;
@@ -66,24 +65,19 @@ final class Slice {
 
 	/**
 	 * The keys of its messages in offset order, repeats included, {@code null} for a keyless one: what
-	 * the key gate reads as the slice enters it.
+	 * the key gate reads as the slice enters it. A view, not a copy.
 	 */
-	Iterable<String> keys() {
-		return () -> new Iterator<>() {
-
-			private int next;
+	List<String> keys() {
+		return new AbstractList<>() {
 
 			@Override
-			public boolean hasNext() {
-				return this.next < Slice.this.messages.size();
+			public String get(int index) {
+				return Slice.this.messages.get(index).key();
 			}
 
 			@Override
-			public String next() {
-				if (!hasNext()) {
-					throw new NoSuchElementException();
-				}
-				return Slice.this.messages.get(this.next++).key();
+			public int size() {
+				return Slice.this.messages.size();
 			}
 
 		};
