@@ -3,6 +3,7 @@ package io.batchconsumer.benchmarks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -14,6 +15,9 @@ import java.util.TreeSet;
  * --quick            small sizes, one round, no warm-up (under a minute; what the test runs)
  * --scenarios=1,2,3  which scenarios (default 1-5, 10 JDBC end to end and 11 exactly-once; 6-8 are the RocketMQ scenarios, run only when named)
  * --contenders=a,b   only the Kafka contenders whose name contains one of these (default all)
+ * --contender=NAME   also the contender of exactly this name (repeatable; names may hold commas)
+ * --broker=HOST:PORT a Kafka broker already running (benchmarks/separate-jvms.py starts one in a
+ *                    process of its own) instead of one in this JVM
  * --rounds=3         measured rounds per scenario (contenders interleaved in each)
  * --scale=1.0        factor on every record count
  * --max-run=90s      a run still unfinished after this stops and is reported incomplete
@@ -26,7 +30,8 @@ import java.util.TreeSet;
  *
  * @param quick small sizes
  * @param scenarios scenario numbers to run
- * @param contenders parts of the names of the Kafka contenders to run, empty for all
+ * @param contenders parts of the names of the Kafka contenders to run, empty (with no exact names) for all
+ * @param exactContenders whole names of contenders to run besides
  * @param rounds measured rounds
  * @param scale factor on record counts
  * @param maxRun the longest a run may take
@@ -35,9 +40,11 @@ import java.util.TreeSet;
  * @param out the results directory
  * @param jmh whether to run the JMH benchmarks
  * @param jmhOnly whether to run nothing else
+ * @param broker the bootstrap servers of a running broker, {@code null} to start one in this JVM
  */
-public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> contenders, int rounds, double scale, Duration maxRun,
-		Duration warmUp, Duration hold, Path out, boolean jmh, boolean jmhOnly) {
+public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> contenders, List<String> exactContenders,
+		int rounds, double scale, Duration maxRun, Duration warmUp, Duration hold, Path out, boolean jmh, boolean jmhOnly,
+		String broker) {
 
 	/**
 	 * Parses the command line.
@@ -52,6 +59,8 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> 
 		}
 		Set<Integer> scenarios = new TreeSet<>(Set.of(1, 2, 3, 4, 5, 10, 11));
 		List<String> contenders = List.of();
+		List<String> exactContenders = new ArrayList<>();
+		String broker = null;
 		int rounds = quick ? 1 : 3;
 		double scale = 1.0;
 		Duration maxRun = Duration.ofSeconds(quick ? 20 : 90);
@@ -73,6 +82,12 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> 
 			}
 			else if (arg.startsWith("--contenders=")) {
 				contenders = List.of(value.split(","));
+			}
+			else if (arg.startsWith("--contender=")) {
+				exactContenders.add(value);
+			}
+			else if (arg.startsWith("--broker=")) {
+				broker = value;
 			}
 			else if (arg.startsWith("--rounds=")) {
 				rounds = Integer.parseInt(value);
@@ -103,7 +118,8 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> 
 				throw new IllegalArgumentException("Unknown argument '" + arg + "'; see RunnerOptions for the list");
 			}
 		}
-		return new RunnerOptions(quick, scenarios, contenders, rounds, scale, maxRun, warmUp, hold, out, jmh, jmhOnly);
+		return new RunnerOptions(quick, scenarios, contenders, List.copyOf(exactContenders), rounds, scale, maxRun, warmUp,
+				hold, out, jmh, jmhOnly, broker);
 	}
 
 	private static Duration seconds(String value) {
@@ -113,10 +129,12 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> 
 	/**
 	 * Whether a contender is chosen.
 	 * @param name the contender's name
-	 * @return {@code true} when no filter was given or the name contains one of its parts
+	 * @return {@code true} when no filter was given, the name contains one of its parts or is one of
+	 * the exact names
 	 */
 	public boolean includes(String name) {
-		return this.contenders.isEmpty() || this.contenders.stream().anyMatch(name::contains);
+		return (this.contenders.isEmpty() && this.exactContenders.isEmpty())
+				|| this.contenders.stream().anyMatch(name::contains) || this.exactContenders.contains(name);
 	}
 
 	/** @return the sized scenarios */

@@ -21,37 +21,78 @@ import io.batchconsumer.benchmarks.Records;
 import io.batchconsumer.benchmarks.Scenario;
 
 /**
- * One in-process KRaft broker for the whole run, and the topic of each scenario, filled once.
+ * One KRaft broker for the whole run, and the topic of each scenario, filled once. The broker runs
+ * in this JVM, or in a process of its own that {@link #main} starts (the runner's {@code --broker}).
  *
  * <p>Threading: used by the runner thread only.
  */
 public final class BenchBroker implements AutoCloseable {
 
+	/** {@code null} when the broker runs in another process. */
 	private final EmbeddedKafkaKraftBroker broker;
+
+	private final String bootstrap;
 
 	private final Admin admin;
 
-	/** Starts the broker (about 1.5 s). */
+	/** Starts a broker in this JVM (about 1.5 s). */
 	public BenchBroker() {
-		this.broker = new EmbeddedKafkaKraftBroker(1, 1);
+		this(null);
+	}
+
+	/**
+	 * Uses a running broker, or starts one in this JVM.
+	 * @param bootstrap the running broker's bootstrap servers, {@code null} to start one here
+	 */
+	public BenchBroker(String bootstrap) {
+		this.broker = (bootstrap != null) ? null : startBroker();
+		this.bootstrap = (bootstrap != null) ? bootstrap : this.broker.getBrokersAsString();
+		this.admin = Admin.create(Map.of("bootstrap.servers", this.bootstrap));
+	}
+
+	private static EmbeddedKafkaKraftBroker startBroker() {
+		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
 		// A new classic group otherwise waits 3 s for more members before its first assignment.
-		this.broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
-		this.broker.afterPropertiesSet();
-		this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap()));
+		broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
+		broker.afterPropertiesSet();
+		return broker;
+	}
+
+	/**
+	 * Runs a broker in this process until it is stopped (SIGTERM), for runners that take
+	 * {@code --broker}: each contender then runs in a JVM of its own, and no contender's garbage or
+	 * compiled code lands in the broker's JVM or in the next contender's. Prints
+	 * {@code bootstrap=<servers>} once the broker is up.
+	 * @param args none
+	 * @throws InterruptedException never: the process ends by a signal
+	 */
+	public static void main(String[] args) throws InterruptedException {
+		EmbeddedKafkaKraftBroker broker = startBroker();
+		Runtime.getRuntime().addShutdownHook(new Thread(broker::destroy, "bench-broker-stop"));
+		System.out.println("bootstrap=" + broker.getBrokersAsString());
+		System.out.flush();
+		Thread.currentThread().join();
 	}
 
 	/** @return the bootstrap servers */
 	public String bootstrap() {
-		return this.broker.getBrokersAsString();
+		return this.bootstrap;
 	}
 
 	/**
-	 * Creates the scenario's topic and writes its records, unless the topic exists already.
+	 * Creates the scenario's topic and writes its records, unless the topic exists already (a broker
+	 * of its own process keeps it between runners).
 	 * @param scenario the scenario
+	 * @throws IllegalStateException when the topic exists with another number of records (a fill cut short)
 	 * @throws Exception when the broker fails
 	 */
 	public void fill(Scenario scenario) throws Exception {
 		if (this.admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(scenario.topic())) {
+			long held = endOffsets(scenario);
+			if (held != scenario.records()) {
+				throw new IllegalStateException("Topic " + scenario.topic() + " holds " + held + " records, not "
+						+ scenario.records() + ": a fill was cut short; start the broker again");
+			}
 			return;
 		}
 		this.admin.createTopics(List.of(new NewTopic(scenario.topic(), scenario.partitions(), (short) 1)))
@@ -129,7 +170,9 @@ public final class BenchBroker implements AutoCloseable {
 	@Override
 	public void close() {
 		this.admin.close(Duration.ofSeconds(5));
-		this.broker.destroy();
+		if (this.broker != null) {
+			this.broker.destroy();
+		}
 	}
 
 }

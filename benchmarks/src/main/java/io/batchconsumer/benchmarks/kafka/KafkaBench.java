@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -43,7 +44,8 @@ public final class KafkaBench implements AutoCloseable {
 
 	private final List<Contender> contenders;
 
-	private int runs;
+	/** Numbers every run of this JVM, so that two runners sharing a broker never share a group. */
+	private static final AtomicInteger RUNS = new AtomicInteger();
 
 	/**
 	 * Starts the broker and builds the contenders.
@@ -53,7 +55,7 @@ public final class KafkaBench implements AutoCloseable {
 	public KafkaBench(RunnerOptions options, Consumer<RunResult> progress) {
 		this.options = options;
 		this.progress = progress;
-		this.broker = new BenchBroker();
+		this.broker = new BenchBroker(options.broker());
 		String bootstrap = this.broker.bootstrap();
 		this.transport = new KafkaTransport(transportProperties(bootstrap));
 		this.contenders = Stream.<Contender>of(new PlainConsumerContender(bootstrap), new SpringKafkaContender(bootstrap),
@@ -191,8 +193,9 @@ public final class KafkaBench implements AutoCloseable {
 		return new long[] { threshold * scenario.partitions() + pull, (threshold + pull) * scenario.partitions() };
 	}
 
-	private String group(Scenario scenario, int round) {
-		return "s" + scenario.number() + "-r" + round + "-" + (++this.runs);
+	/** A new group per run; named after this process too, since runners in other JVMs may share the broker. */
+	private static String group(Scenario scenario, int round) {
+		return "s" + scenario.number() + "-r" + round + "-" + RUNS.incrementAndGet() + "-p" + ProcessHandle.current().pid();
 	}
 
 	/**

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Kafka contenders side by side, each run in a JVM of its own, against one broker in a process of its own.
+
+In the runner's own mode every contender and the broker share one JVM: one contender's garbage, heap
+growth and compiled code meet the next, and the broker's collections land in whichever run is on. Here
+the broker runs alone (BenchBroker's main) and every round starts one runner JVM per contender
+(`--broker`, `--contender`, `--rounds`, with its own warm-up run first), the order rotating each
+round, so the ratios compare rounds run one after the other under the same broker.
+
+Each runner JVM runs --per-jvm rounds (3) after its warm-up run, and only its last counts: in a JVM
+this young the JIT compilers still take a good part of a core in the first rounds (a plain consumer's
+process CPU fell from 1.02 to 0.51 µs/record over three rounds), more so for more code.
+
+A contender may carry JVM flags of its own after a '|', which makes two settings of one contender
+two contenders of the same run:
+
+  python3 benchmarks/separate-jvms.py --out=/tmp/sep --rounds=9 \\
+      'plain KafkaConsumer' \\
+      'batch-consumer key, transport defaults, each message' \\
+      'batch-consumer key, transport defaults, each message|-Dbench.transport.max.partition.fetch.bytes=4194304'
+
+The first contender is the reference of the ratios. Options: --jar (default
+benchmarks/target/benchmarks.jar, its lib/ beside it), --rounds (9), --per-jvm (3), --heap (1g, every JVM), and
+--runner='...' (default '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'). Writes each
+runner's log and results under OUT/runs/, every measured round to OUT/results.csv, and the table to
+OUT/summary.md: per contender the medians of records/s on both clocks (records handled; committed to
+the end), of the per-round ratios to the reference, and of the consuming threads' CPU per record.
+"""
+import argparse, csv, os, re, statistics, subprocess, sys, time
+
+RUNNER = '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'
+
+
+def start_broker(jar, heap, out):
+    log = open(os.path.join(out, 'broker.log'), 'w')
+    broker = subprocess.Popen(['java', '-Xmx' + heap, '-cp', jar, 'io.batchconsumer.benchmarks.kafka.BenchBroker'],
+                              stdout=subprocess.PIPE, stderr=log, text=True)
+    for line in broker.stdout:
+        if line.startswith('bootstrap='):
+            return broker, line.strip().split('=', 1)[1]
+    raise SystemExit('the broker ended before printing its address; see ' + log.name)
+
+
+def run_one(jar, heap, runner, per_jvm, bootstrap, spec, directory):
+    name, _, flags = spec.partition('|')
+    command = ['java', '-Xmx' + heap, *flags.split(), '-jar', jar, '--broker=' + bootstrap, '--contender=' + name,
+               f'--rounds={per_jvm}', *runner.split(), '--out=' + directory]
+    with open(directory + '.log', 'w') as log:
+        subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True)
+    with open(os.path.join(directory, 'results.csv')) as results:
+        rows = [row for row in csv.DictReader(results) if row['round'] == str(per_jvm) and row['contender'] == name]
+    if len(rows) != 1:
+        raise SystemExit(f'{directory}: expected one measured row of {name!r}, found {len(rows)}')
+    return rows[0]
+
+
+def commit_rate(note):
+    match = re.search(r'\(([0-9,]+) records/s to the commit\)', note)
+    return float(match.group(1).replace(',', '')) if match else None
+
+
+def cpu(note):
+    found = re.findall(r'(owner|workers|poll thread) CPU ([0-9.]+) us/record', note)
+    return ', '.join(f'{who} {value}' for who, value in found)
+
+
+def summarize(specs, measured):
+    """measured: {round: {spec: row}}; returns the markdown table."""
+    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record |',
+             '|---|---:|---:|---|---|---|']
+    reference = specs[0]
+    for spec in specs:
+        rows = [measured[r][spec] for r in sorted(measured)]
+        handled = [float(row['throughput']) for row in rows]
+        committed = [commit_rate(row['note']) for row in rows]
+
+        def ratios(values, rate):
+            found = [value / rate(measured[r][reference]) for r, value in zip(sorted(measured), values)
+                     if value and rate(measured[r][reference])]
+            return (f'{statistics.median(found):.2f} ({min(found):.2f}–{max(found):.2f})' if found else '-')
+
+        notes = [cpu(row['note']) for row in rows]
+        lines.append(f"| {spec} | {statistics.median(handled):,.0f} | "
+                     f"{statistics.median([c for c in committed if c]) if any(committed) else 0:,.0f} | "
+                     f"{ratios(handled, lambda row: float(row['throughput']))} | "
+                     f"{ratios(committed, lambda row: commit_rate(row['note']))} | {median_cpu(notes)} |")
+    return '\n'.join(lines)
+
+
+def median_cpu(notes):
+    by_thread = {}
+    for note in notes:
+        for part in filter(None, note.split(', ')):
+            who, value = part.rsplit(' ', 1)
+            by_thread.setdefault(who, []).append(float(value))
+    return ', '.join(f'{who} {statistics.median(values):.2f}' for who, values in by_thread.items())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--out', required=True)
+    parser.add_argument('--rounds', type=int, default=9)
+    parser.add_argument('--jar', default='benchmarks/target/benchmarks.jar')
+    parser.add_argument('--per-jvm', type=int, default=3)
+    parser.add_argument('--heap', default='1g')
+    parser.add_argument('--runner', default=RUNNER)
+    parser.add_argument('contenders', nargs='+')
+    args = parser.parse_args()
+    os.makedirs(os.path.join(args.out, 'runs'), exist_ok=True)
+    broker, bootstrap = start_broker(args.jar, args.heap, args.out)
+    measured = {}
+    try:
+        # The first runner fills the topic; its round is thrown away so that no measured round follows a fill.
+        run_one(args.jar, args.heap, args.runner, 1, bootstrap, args.contenders[0], os.path.join(args.out, 'runs', 'fill'))
+        for r in range(1, args.rounds + 1):
+            measured[r] = {}
+            for i in range(len(args.contenders)):
+                spec = args.contenders[(i + r - 1) % len(args.contenders)]
+                row = run_one(args.jar, args.heap, args.runner, args.per_jvm, bootstrap, spec,
+                              os.path.join(args.out, 'runs', f'r{r}-{args.contenders.index(spec)}'))
+                measured[r][spec] = row
+                print(f"round {r} {spec}: {float(row['throughput']):,.0f} records/s, "
+                      f"{commit_rate(row['note']) or 0:,.0f} to the commit", flush=True)
+    finally:
+        broker.terminate()
+        broker.wait(60)
+    with open(os.path.join(args.out, 'results.csv'), 'w', newline='') as out:
+        writer = csv.writer(out)
+        writer.writerow(['round', 'contender', 'records/s', 'records/s to the commit', 'note'])
+        for r in sorted(measured):
+            for spec in args.contenders:
+                row = measured[r][spec]
+                writer.writerow([r, spec, row['throughput'], commit_rate(row['note']), row['note']])
+    table = summarize(args.contenders, measured)
+    with open(os.path.join(args.out, 'summary.md'), 'w') as out:
+        out.write(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {args.rounds} rounds (the last of "
+                  f"{args.per_jvm} in each JVM), runner `{args.runner}`, heap {args.heap}; medians, ratios per round "
+                  f"(min–max)\n\n{table}\n")
+    print(table)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
