@@ -77,11 +77,11 @@ final class JdbcProducer implements BatchProducer {
 	/** Written once by the transport before it is shared; volatile for the producers that read it. */
 	private volatile JdbcSchedule schedule;
 
-	JdbcProducer(Sql sql, JdbcTables tables, Topics topics, Function<Object, byte[]> serializer, Clock clock,
-			Executor oneWay, Consumer<String> stored) {
+	JdbcProducer(Sql sql, JdbcTables tables, JdbcDialect dialect, Topics topics, Function<Object, byte[]> serializer,
+			Clock clock, Executor oneWay, Consumer<String> stored) {
 		this.sql = sql;
 		this.tables = tables;
-		this.counters = new QueueCounters(tables);
+		this.counters = new QueueCounters(tables, dialect);
 		this.inserts = new MessageInsert(tables);
 		this.topics = topics;
 		this.serializer = serializer;

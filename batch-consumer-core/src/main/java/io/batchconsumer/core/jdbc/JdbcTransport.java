@@ -115,8 +115,8 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		this.schema.makeCommitsDurable();
 		initializeSchema();
 		this.topics = new Topics(this.sql, this.tables, settings.queuesPerTopic(), clock);
-		this.producer = new JdbcProducer(this.sql, this.tables, this.topics, payloadSerializer, clock,
-				this.threads.oneWay(), this::storedIn);
+		this.producer = new JdbcProducer(this.sql, this.tables, this.schema.dialect(), this.topics, payloadSerializer,
+				clock, this.threads.oneWay(), this::storedIn);
 		this.deadLetters = new JdbcDeadLetters(this.sql, this.tables, this.producer, clock);
 		this.retention = new RetentionCleaner(this.sql, this.tables, settings.retention(), clock);
 		this.threads.startRetention(this::purgeExpired, settings.retention());

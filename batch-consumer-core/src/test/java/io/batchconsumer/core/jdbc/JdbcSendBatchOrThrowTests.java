@@ -6,6 +6,8 @@ import java.util.List;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import io.batchconsumer.core.BatchSendException;
 import io.batchconsumer.core.OutgoingMessage;
@@ -17,7 +19,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * {@code sendBatchOrThrow} on the JDBC transport (H2 file): a batch is one transaction, so when it
- * cannot be stored every message fails and the call throws with every result.
+ * cannot be stored every message fails and the call throws with every result. On every database: a
+ * queue whose counter row is gone fails the batch and is named (PostgreSQL reads the advanced counter
+ * back with {@code RETURNING}, the others with a {@code SELECT}).
  */
 class JdbcSendBatchOrThrowTests {
 
@@ -48,6 +52,27 @@ class JdbcSendBatchOrThrowTests {
 			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + table)).isEqualTo(3);
 			assertThat(transport.producer().sendBatch("payments", batch)).allSatisfy(
 					(result) -> assertThat(result.isStored()).isTrue());
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void aQueueWhoseCounterRowIsGoneFailsTheBatchAndIsNamed(TestDatabases.Kind kind) throws Exception {
+		JdbcSettings settings = TestDatabases.settings();
+		try (TestDatabases databases = new TestDatabases();
+				HikariDataSource dataSource = databases.dataSource(kind, this.dir, 2);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			List<OutgoingMessage> batch = List.of(OutgoingMessage.of("c-1", "a"), OutgoingMessage.of("c-2", "b"));
+			List<SendResult> stored = transport.producer().sendBatchOrThrow("refunds", batch);
+			assertThat(stored).allSatisfy((result) -> assertThat(result.isStored()).isTrue());
+			int queue = stored.get(0).partition();
+
+			TestDatabases.execute(dataSource, "DELETE FROM " + settings.tablePrefix() + "queue WHERE topic = 'refunds'"
+					+ " AND queue_id = " + queue);
+			BatchSendException thrown = catchThrowableOfType(BatchSendException.class,
+					() -> transport.producer().sendBatchOrThrow("refunds", batch));
+			assertThat(thrown.failures()).hasSize(2);
+			assertThat(thrown).rootCause().hasMessage("Queue " + queue + " of topic 'refunds' has no counter row");
 		}
 	}
 
