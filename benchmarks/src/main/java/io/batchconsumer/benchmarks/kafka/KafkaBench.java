@@ -34,6 +34,9 @@ public final class KafkaBench implements AutoCloseable {
 
 	private static final double MIB = 1024.0 * 1024.0;
 
+	/** Numbers every run of this JVM, so that two runners sharing a broker never share a group. */
+	private static final AtomicInteger RUNS = new AtomicInteger();
+
 	private final RunnerOptions options;
 
 	private final Consumer<RunResult> progress;
@@ -43,9 +46,6 @@ public final class KafkaBench implements AutoCloseable {
 	private final KafkaTransport transport;
 
 	private final List<Contender> contenders;
-
-	/** Numbers every run of this JVM, so that two runners sharing a broker never share a group. */
-	private static final AtomicInteger RUNS = new AtomicInteger();
 
 	/**
 	 * Starts the broker and builds the contenders.
