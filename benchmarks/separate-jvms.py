@@ -59,41 +59,43 @@ def commit_rate(note):
     return float(match.group(1).replace(',', '')) if match else None
 
 
-def cpu(note):
-    found = re.findall(r'(owner|workers|poll thread) CPU ([0-9.]+) us/record', note)
-    return ', '.join(f'{who} {value}' for who, value in found)
+def handled_rate(row):
+    return float(row['throughput'])
+
+
+def committed_rate(row):
+    return commit_rate(row['note'])
+
+
+def spread(values):
+    values = [v for v in values if v]
+    return f'{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})' if values else '-'
+
+
+def median_cpu(rows):
+    """The median CPU µs/record of each consuming thread the rows' notes name."""
+    by_thread = {}
+    for row in rows:
+        for who, value in re.findall(r'(owner|workers|poll thread) CPU ([0-9.]+) us/record', row['note']):
+            by_thread.setdefault(who, []).append(float(value))
+    return ', '.join(f'{who} {statistics.median(values):.2f}' for who, values in by_thread.items())
 
 
 def summarize(specs, measured):
-    """measured: {round: {spec: row}}; returns the markdown table."""
+    """measured: {round: {spec: row}}; returns the markdown table, ratios per round to specs[0]."""
     lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record |',
              '|---|---:|---:|---|---|---|']
-    reference = specs[0]
+    rounds = [measured[r] for r in sorted(measured)]
     for spec in specs:
-        rows = [measured[r][spec] for r in sorted(measured)]
-        handled = [float(row['throughput']) for row in rows]
-        committed = [commit_rate(row['note']) for row in rows]
-
-        def ratios(values, rate):
-            found = [value / rate(measured[r][reference]) for r, value in zip(sorted(measured), values)
-                     if value and rate(measured[r][reference])]
-            return (f'{statistics.median(found):.2f} ({min(found):.2f}–{max(found):.2f})' if found else '-')
-
-        notes = [cpu(row['note']) for row in rows]
-        lines.append(f"| {spec} | {statistics.median(handled):,.0f} | "
-                     f"{statistics.median([c for c in committed if c]) if any(committed) else 0:,.0f} | "
-                     f"{ratios(handled, lambda row: float(row['throughput']))} | "
-                     f"{ratios(committed, lambda row: commit_rate(row['note']))} | {median_cpu(notes)} |")
+        cells = []
+        for rate in (handled_rate, committed_rate):
+            rates = [rate(by_spec[spec]) for by_spec in rounds]
+            cells.append(f"{statistics.median([r for r in rates if r] or [0]):,.0f}")
+        for rate in (handled_rate, committed_rate):
+            cells.append(spread([rate(by_spec[spec]) / rate(by_spec[specs[0]]) for by_spec in rounds
+                                 if rate(by_spec[spec]) and rate(by_spec[specs[0]])]))
+        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(by_spec[spec] for by_spec in rounds)} |")
     return '\n'.join(lines)
-
-
-def median_cpu(notes):
-    by_thread = {}
-    for note in notes:
-        for part in filter(None, note.split(', ')):
-            who, value = part.rsplit(' ', 1)
-            by_thread.setdefault(who, []).append(float(value))
-    return ', '.join(f'{who} {statistics.median(values):.2f}' for who, values in by_thread.items())
 
 
 def main():

@@ -56,7 +56,7 @@ final class QueueCounters {
 				advance.setInt(1, count.getValue());
 				advance.setString(2, topic);
 				advance.setInt(3, count.getKey());
-				long next = (read == null) ? advanceReturning(advance)
+				long next = this.returning ? advanceReturning(advance)
 						: advanceThenRead(advance, read, topic, count.getKey());
 				if (next < 0) {
 					throw new SQLException("Queue " + count.getKey() + " of topic '" + topic + "' has no counter row");
