@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import com.zaxxer.hikari.HikariDataSource;
 import org.HdrHistogram.Histogram;
 
+import io.batchconsumer.benchmarks.BenchOptions;
 import io.batchconsumer.benchmarks.HeapSampler;
 import io.batchconsumer.benchmarks.Records;
 import io.batchconsumer.benchmarks.RunResult;
@@ -38,7 +39,7 @@ import io.batchconsumer.core.jdbc.SchemaInitialization;
  * the time from the return of the {@code sendBatch} that stored it to the listener's call with it.
  * The producers use a transport of their own. Before producing, the run waits until the group's leases are spread (each instance holds its fair
  * share of the 4 queues). Lease duration 3 s instead of 30 s, so that the instances settle in about
- * a second instead of ten; nothing else differs from the defaults.
+ * a second instead of ten; nothing else differs from the defaults (but for {@link BenchOptions} overrides).
  *
  * <p>Threading: used by the runner thread; producers and listeners write into atomic arrays read
  * after the run.
@@ -117,7 +118,7 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 					.withInitializeSchema(SchemaInitialization.ALWAYS).withLeaseDuration(LEASE)
 					.withInstanceId("bench-e2e-" + i));
 				transports.add(transport);
-				ContainerOptions defaults = transport.optionsBuilder("e2e-" + i).topics(TOPIC).group("e2e").build();
+				ContainerOptions defaults = BenchOptions.overridden(transport.optionsBuilder("e2e-" + i).topics(TOPIC).group("e2e"));
 				BatchContainer container = new BatchContainer(defaults, transport.createSource(defaults), (slice) -> {
 					long now = System.nanoTime();
 					for (Message<byte[]> message : slice) {

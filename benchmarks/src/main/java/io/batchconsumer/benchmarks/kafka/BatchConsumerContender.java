@@ -2,13 +2,13 @@ package io.batchconsumer.benchmarks.kafka;
 
 import java.time.Duration;
 
+import io.batchconsumer.benchmarks.BenchOptions;
 import io.batchconsumer.benchmarks.Records;
 import io.batchconsumer.benchmarks.Scenario;
 import io.batchconsumer.benchmarks.Tally;
 import io.batchconsumer.benchmarks.ThreadCpu;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
-import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.Message;
@@ -29,8 +29,7 @@ import io.batchconsumer.core.kafka.KafkaTransport;
  * slices grow while the work is cheap.
  *
  * <p>For experiments, in every variant a system property {@code bench.option.<key>} overrides an
- * integer option ({@code -Dbench.option.pull-batch-size=500},
- * {@code -Dbench.option.flow-control.pull-threshold-for-queue=4000}).
+ * integer option ({@link BenchOptions}).
  */
 final class BatchConsumerContender implements Contender {
 
@@ -88,7 +87,7 @@ final class BatchConsumerContender implements Contender {
 		}
 		ContainerOptions.Builder builder = "transport".equals(this.defaults) ? this.transport.optionsBuilder(group)
 				: ContainerOptions.builder(group);
-		return overridden(builder.topics(scenario.topic()).group(group).ordering(this.ordering)
+		return BenchOptions.overridden(builder.topics(scenario.topic()).group(group).ordering(this.ordering)
 			.threadSize(scenario.threads()));
 	}
 
@@ -100,7 +99,7 @@ final class BatchConsumerContender implements Contender {
 	 * @return the options
 	 */
 	static ContainerOptions options(Scenario scenario, String group, Ordering ordering) {
-		return overridden(ContainerOptions.builder(group)
+		return BenchOptions.overridden(ContainerOptions.builder(group)
 			.topics(scenario.topic())
 			.group(group)
 			.ordering(ordering)
@@ -108,18 +107,6 @@ final class BatchConsumerContender implements Contender {
 			.consumerBatchSize(scenario.sliceSize())
 			.pullBatchSize(scenario.pollRecords())
 			.commitInterval(Duration.ofSeconds(1)));
-	}
-
-	/** Builds, after the integer options that a {@code bench.option.<key>} system property sets. */
-	@SuppressWarnings("unchecked")
-	private static ContainerOptions overridden(ContainerOptions.Builder builder) {
-		for (ContainerOption<?> option : ContainerOption.all()) {
-			Integer value = Integer.getInteger("bench.option." + option.key());
-			if (value != null && option.type() == Integer.class) {
-				builder.set((ContainerOption<Integer>) option, value);
-			}
-		}
-		return builder.build();
 	}
 
 	@Override
