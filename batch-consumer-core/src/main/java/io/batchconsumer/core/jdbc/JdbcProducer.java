@@ -30,6 +30,8 @@ import io.batchconsumer.core.internal.SqlStates;
  * (in ascending queue order, so two producers never deadlock) the queue's counter row is advanced
  * by the number of messages ({@code UPDATE ... SET next_offset = next_offset + n}), which locks it
  * until the commit; then the messages are inserted with multi-row statements ({@link MessageInsert}).
+ * On PostgreSQL a batch of up to {@value MessageInsert#BYTES} bytes does all of that in one statement
+ * ({@link OneStatementSend}), so the counters stay locked for that statement and the commit only.
  * A second producer of the same queue waits for that short transaction, so offsets of a queue
  * become visible in increasing order and a consumer reading {@code msg_offset >= position} never
  * skips one. A send that meets a stored message at an offset its counter handed out (a counter
@@ -59,6 +61,9 @@ final class JdbcProducer implements BatchProducer {
 
 	private final MessageInsert inserts;
 
+	/** PostgreSQL: a whole send in one statement; {@code null} on the other databases. */
+	private final OneStatementSend oneStatement;
+
 	private final Topics topics;
 
 	private final Function<Object, byte[]> serializer;
@@ -81,8 +86,9 @@ final class JdbcProducer implements BatchProducer {
 			Clock clock, Executor oneWay, Consumer<String> stored) {
 		this.sql = sql;
 		this.tables = tables;
-		this.counters = new QueueCounters(tables, dialect);
+		this.counters = new QueueCounters(tables);
 		this.inserts = new MessageInsert(tables);
+		this.oneStatement = (dialect == JdbcDialect.POSTGRESQL) ? new OneStatementSend(tables) : null;
 		this.topics = topics;
 		this.serializer = serializer;
 		this.clock = clock;
@@ -271,6 +277,15 @@ final class JdbcProducer implements BatchProducer {
 		}
 	}
 
+	/** Whether a batch is as small as one of {@link MessageInsert}'s statements (by bytes; rows do not count). */
+	private static boolean fitsOneStatement(List<Row> rows) {
+		long bytes = 0;
+		for (Row row : rows) {
+			bytes += MessageInsert.size(row);
+		}
+		return bytes <= MessageInsert.BYTES;
+	}
+
 	private static Map<Integer, Integer> countByQueue(List<Row> rows) {
 		Map<Integer, Integer> counts = new TreeMap<>();
 		for (Row row : rows) {
@@ -280,6 +295,9 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	private long[] insert(Connection connection, String topic, List<Row> rows) throws SQLException {
+		if (this.oneStatement != null && fitsOneStatement(rows)) {
+			return this.oneStatement.send(connection, topic, rows, this.clock.millis());
+		}
 		Map<Integer, long[]> next = this.counters.reserve(connection, topic, countByQueue(rows));
 		long[] offsets = new long[rows.size()];
 		for (int i = 0; i < rows.size(); i++) {

@@ -79,7 +79,8 @@ final class MessageInsert {
 		}
 	}
 
-	private static long size(JdbcProducer.Row row) {
+	/** The bytes of payload and headers of a row. */
+	static long size(JdbcProducer.Row row) {
 		return row.payload().length + ((row.headers() != null) ? row.headers().length() : 0);
 	}
 

@@ -23,69 +23,45 @@ final class QueueCounters {
 
 	private final JdbcTables tables;
 
-	/** Whether the database returns the advanced counter from the {@code UPDATE} itself. */
-	private final boolean returning;
-
-	/**
-	 * Counters of one set of tables.
-	 * @param tables the tables
-	 * @param dialect the database's dialect: PostgreSQL returns the advanced counter from the update
-	 * ({@code RETURNING}), the others read it back with a {@code SELECT}
-	 */
-	QueueCounters(JdbcTables tables, JdbcDialect dialect) {
+	QueueCounters(JdbcTables tables) {
 		this.tables = tables;
-		this.returning = dialect == JdbcDialect.POSTGRESQL;
 	}
 
 	/**
-	 * Advances the counter of each queue, in ascending order, and returns each queue's first offset.
-	 * Each counter row stays locked until the send's transaction ends, so two sends to one queue take
-	 * turns from here on: on PostgreSQL the advance and its read are one statement ({@code RETURNING}),
-	 * a round trip less per queue while the locks are held.
+	 * Advances the counter of each queue, in ascending queue order, and returns each queue's first
+	 * offset. Each counter row stays locked until the send's transaction ends, so two sends to one
+	 * queue take turns from here on, and two sends that share queues never deadlock. (On PostgreSQL
+	 * a send of up to {@value MessageInsert#BYTES} bytes does all of this in one statement instead:
+	 * {@link OneStatementSend}.)
+	 * @param connection the send's transaction
+	 * @param topic the topic
+	 * @param counts how many offsets each queue hands out
+	 * @return each queue's first offset, in a one-element array the caller counts up
+	 * @throws SQLException when the database failed or a queue has no counter row
 	 */
 	Map<Integer, long[]> reserve(Connection connection, String topic, Map<Integer, Integer> counts)
 			throws SQLException {
 		Map<Integer, long[]> first = new TreeMap<>();
-		String update = "UPDATE " + this.tables.queue()
-				+ " SET next_offset = next_offset + ? WHERE topic = ? AND queue_id = ?"
-				+ (this.returning ? " RETURNING next_offset" : "");
-		try (PreparedStatement advance = connection.prepareStatement(update);
-				PreparedStatement read = this.returning ? null : connection.prepareStatement(
+		try (PreparedStatement advance = connection.prepareStatement("UPDATE " + this.tables.queue()
+				+ " SET next_offset = next_offset + ? WHERE topic = ? AND queue_id = ?");
+				PreparedStatement read = connection.prepareStatement(
 						"SELECT next_offset FROM " + this.tables.queue() + " WHERE topic = ? AND queue_id = ?")) {
-			for (Map.Entry<Integer, Integer> count : counts.entrySet()) {
+			for (Map.Entry<Integer, Integer> count : new TreeMap<>(counts).entrySet()) {
 				advance.setInt(1, count.getValue());
 				advance.setString(2, topic);
 				advance.setInt(3, count.getKey());
-				long next = this.returning ? advanceReturning(advance)
-						: advanceThenRead(advance, read, topic, count.getKey());
-				if (next < 0) {
+				if (advance.executeUpdate() != 1) {
 					throw new SQLException("Queue " + count.getKey() + " of topic '" + topic + "' has no counter row");
 				}
-				first.put(count.getKey(), new long[] { next - count.getValue() });
+				read.setString(1, topic);
+				read.setInt(2, count.getKey());
+				try (ResultSet rs = read.executeQuery()) {
+					rs.next();
+					first.put(count.getKey(), new long[] { rs.getLong(1) - count.getValue() });
+				}
 			}
 		}
 		return first;
-	}
-
-	/** @return the advanced counter, -1 when there is no row */
-	private static long advanceReturning(PreparedStatement advance) throws SQLException {
-		try (ResultSet rs = advance.executeQuery()) {
-			return rs.next() ? rs.getLong(1) : -1;
-		}
-	}
-
-	/** @return the advanced counter, -1 when there is no row */
-	private static long advanceThenRead(PreparedStatement advance, PreparedStatement read, String topic, int queue)
-			throws SQLException {
-		if (advance.executeUpdate() != 1) {
-			return -1;
-		}
-		read.setString(1, topic);
-		read.setInt(2, queue);
-		try (ResultSet rs = read.executeQuery()) {
-			rs.next();
-			return rs.getLong(1);
-		}
 	}
 
 	/**

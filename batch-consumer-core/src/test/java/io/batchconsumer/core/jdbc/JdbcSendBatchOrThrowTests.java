@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /**
  * {@code sendBatchOrThrow} on the JDBC transport (H2 file): a batch is one transaction, so when it
  * cannot be stored every message fails and the call throws with every result. On every database: a
- * queue whose counter row is gone fails the batch and is named (PostgreSQL reads the advanced counter
- * back with {@code RETURNING}, the others with a {@code SELECT}).
+ * queue whose counter row is gone fails the batch and is named (PostgreSQL finds it missing in the
+ * one statement of its send, the others when they advance that counter).
  */
 class JdbcSendBatchOrThrowTests {
 
