@@ -3,8 +3,13 @@ package io.batchconsumer.benchmarks.jdbc;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 import javax.sql.DataSource;
@@ -17,6 +22,10 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * The two databases of a JDBC scenario: an H2 file in a temporary directory and an embedded
  * PostgreSQL (about 2 s to start), a pool on each, a counter for fresh table prefixes, and
  * everything removed on close.
+ *
+ * <p>With {@code -Dbench.pg.statements=DIR} PostgreSQL loads {@code pg_stat_statements}, and
+ * {@link #reportStatements(String)} writes the statements of each run, most time first, to
+ * {@code DIR/<run>.txt}: how often each ran, its time in the server and its rows.
  *
  * <p>Threading: created and closed by the runner's thread; the pools are thread-safe;
  * {@link #nextTable()} is called by the runner's thread only.
@@ -31,6 +40,9 @@ final class BenchDatabases implements AutoCloseable {
 
 	private final HikariDataSource pg;
 
+	/** Where statement reports go; {@code null} unless {@code bench.pg.statements} is set. */
+	private final Path statements;
+
 	private int tables;
 
 	/**
@@ -40,10 +52,53 @@ final class BenchDatabases implements AutoCloseable {
 	 * @throws IOException when PostgreSQL or the H2 directory cannot be set up
 	 */
 	BenchDatabases(String name, int poolSize) throws IOException {
-		this.postgres = EmbeddedPostgres.builder().start();
+		String statementsDir = System.getProperty("bench.pg.statements");
+		this.statements = (statementsDir != null) ? Files.createDirectories(Path.of(statementsDir)) : null;
+		EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+		if (this.statements != null) {
+			builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+		}
+		this.postgres = builder.start();
 		this.h2Dir = Files.createTempDirectory("bench-" + name + "-h2");
 		this.h2 = pool("jdbc:h2:file:" + this.h2Dir.resolve("bench").toAbsolutePath(), name + "-h2", poolSize);
 		this.pg = pool(this.postgres.getJdbcUrl("postgres", "postgres"), name + "-pg", poolSize);
+		if (this.statements != null) {
+			try (Connection connection = this.pg.getConnection(); Statement statement = connection.createStatement()) {
+				statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+			}
+			catch (SQLException ex) {
+				throw new IOException("pg_stat_statements cannot be set up", ex);
+			}
+		}
+	}
+
+	/**
+	 * With {@code bench.pg.statements}, writes PostgreSQL's statements since the last report to
+	 * {@code <run>.txt} (calls, milliseconds in the server, rows, text; most time first) and starts
+	 * counting again; otherwise does nothing.
+	 * @param run the run's name, the file's
+	 * @throws IOException when the report cannot be written
+	 */
+	void reportStatements(String run) throws IOException {
+		if (this.statements == null) {
+			return;
+		}
+		StringBuilder report = new StringBuilder(String.format(Locale.ROOT, "%10s %12s %10s  %s%n", "calls", "ms",
+				"rows", "statement"));
+		try (Connection connection = this.pg.getConnection(); Statement statement = connection.createStatement()) {
+			try (ResultSet rs = statement.executeQuery("SELECT calls, total_exec_time, rows, query FROM "
+					+ "pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25")) {
+				while (rs.next()) {
+					report.append(String.format(Locale.ROOT, "%,10d %,12.1f %,10d  %s%n", rs.getLong(1), rs.getDouble(2),
+							rs.getLong(3), rs.getString(4).replaceAll("\\s+", " ")));
+				}
+			}
+			statement.execute("SELECT pg_stat_statements_reset()");
+		}
+		catch (SQLException ex) {
+			throw new IOException("pg_stat_statements cannot be read", ex);
+		}
+		Files.writeString(this.statements.resolve(run.replaceAll("[^A-Za-z0-9.-]+", "-") + ".txt"), report);
 	}
 
 	private static HikariDataSource pool(String url, String name, int size) {

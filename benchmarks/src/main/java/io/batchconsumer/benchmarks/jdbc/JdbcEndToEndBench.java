@@ -142,8 +142,12 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 			boolean complete = tally.await(this.options.maxRun());
 			long end = complete ? tally.lastNanos() : System.nanoTime();
 			containers.forEach(BatchContainer::stop);
-			return result(dataSource, instances, round, records, tally, returned, received, start, end, sendSeconds,
-					spread, heap);
+			RunResult result = result(dataSource, instances, round, records, tally, returned, received, start, end,
+					sendSeconds, spread, heap);
+			if (dataSource == this.databases.pg()) {
+				this.databases.reportStatements("e2e-" + instances + "-r" + round);
+			}
+			return result;
 		}
 		finally {
 			for (JdbcTransport transport : transports) {
