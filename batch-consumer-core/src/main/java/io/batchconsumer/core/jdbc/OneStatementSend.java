@@ -1,5 +1,6 @@
 package io.batchconsumer.core.jdbc;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -71,10 +72,11 @@ final class OneStatementSend {
 		}
 		Map<Integer, Long> first = new HashMap<>();
 		try (PreparedStatement send = connection.prepareStatement(this.sql)) {
+			Array touched = connection.createArrayOf("integer", counts.keySet().toArray());
 			int p = 1;
 			send.setString(p++, topic);
-			send.setArray(p++, connection.createArrayOf("integer", counts.keySet().toArray()));
-			send.setArray(p++, connection.createArrayOf("integer", counts.keySet().toArray()));
+			send.setArray(p++, touched);
+			send.setArray(p++, touched);
 			send.setArray(p++, connection.createArrayOf("integer", counts.values().toArray()));
 			send.setString(p++, topic);
 			send.setString(p++, topic);
