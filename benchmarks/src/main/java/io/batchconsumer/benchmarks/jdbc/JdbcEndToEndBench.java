@@ -1,6 +1,7 @@
 package io.batchconsumer.benchmarks.jdbc;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,6 +9,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 
@@ -20,6 +23,7 @@ import io.batchconsumer.benchmarks.Records;
 import io.batchconsumer.benchmarks.RunResult;
 import io.batchconsumer.benchmarks.RunnerOptions;
 import io.batchconsumer.benchmarks.Tally;
+import io.batchconsumer.benchmarks.ThreadCpu;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
@@ -62,6 +66,9 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 	private static final Duration LEASE = Duration.ofSeconds(3);
 
 	private static final double MIB = 1024.0 * 1024.0;
+
+	/** The start of the names of the instances' owner and worker threads. */
+	private static final String CONSUMER_THREADS = "batch-consumer-e2e-";
 
 	private final RunnerOptions options;
 
@@ -137,13 +144,23 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 			transports.add(producer);
 			containers.forEach(BatchContainer::start);
 			String spread = awaitSpread(dataSource, prefix, instances);
+			boolean pg = dataSource == this.databases.pg();
+			long[] cpuBefore = { ThreadCpu.nanos(CONSUMER_THREADS, ""), ThreadCpu.processNanos(),
+					pg ? PostgresCpu.nanos() : -1 };
+			AtomicLong producerCpu = new AtomicLong();
 			long start = System.nanoTime();
-			double sendSeconds = produce(producer, records, returned);
+			double sendSeconds = produce(producer, records, returned, producerCpu);
 			boolean complete = tally.await(this.options.maxRun());
 			long end = complete ? tally.lastNanos() : System.nanoTime();
+			String cpu = String.format(Locale.ROOT, "CPU us/msg: producers %.1f, consumers %.1f, process %.1f%s",
+					producerCpu.get() / 1e3 / records,
+					(ThreadCpu.nanos(CONSUMER_THREADS, "") - cpuBefore[0]) / 1e3 / records,
+					(ThreadCpu.processNanos() - cpuBefore[1]) / 1e3 / records,
+					pg ? String.format(Locale.ROOT, ", postgres %.1f", (PostgresCpu.nanos() - cpuBefore[2]) / 1e3 / records)
+							: "");
 			containers.forEach(BatchContainer::stop);
 			RunResult result = result(dataSource, instances, round, records, tally, returned, received, start, end,
-					sendSeconds, spread, heap);
+					sendSeconds, spread + "; " + cpu, heap);
 			if (dataSource == this.databases.pg()) {
 				this.databases.reportStatements("e2e-" + instances + "-r" + round);
 			}
@@ -156,8 +173,9 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 		}
 	}
 
-	/** Two threads send the records in batches of 100; returns the seconds they took. */
-	private static double produce(JdbcTransport transport, int records, AtomicLongArray returned) throws Exception {
+	/** Two threads send the records in batches of 100; returns the seconds they took and adds their CPU time. */
+	private static double produce(JdbcTransport transport, int records, AtomicLongArray returned, AtomicLong cpu)
+			throws Exception {
 		long start = System.nanoTime();
 		List<Thread> producers = new ArrayList<>();
 		for (int p = 0; p < PRODUCERS; p++) {
@@ -175,6 +193,7 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 						returned.set(i, now);
 					}
 				}
+				cpu.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
 			}, "bench-e2e-producer-" + p);
 			thread.start();
 			producers.add(thread);
@@ -221,7 +240,7 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 		double seconds = Math.max(1e-9, (end - start) / 1e9);
 		String name = "batch-consumer e2e, " + instances + (instances == 1 ? " instance" : " instances") + " ("
 				+ this.databases.name(dataSource) + ")";
-		String note = String.format(java.util.Locale.ROOT, "sendBatch %,.0f msg/s while consuming; queues %s",
+		String note = String.format(Locale.ROOT, "sendBatch %,.0f msg/s while consuming; queues %s",
 				records / sendSeconds, spread) + (tally.distinct() < records ? "; incomplete" : "");
 		return new RunResult(SCENARIO, name, round, records, tally.distinct(), tally.duplicates(),
 				tally.distinct() / seconds, 0, latency.getValueAtPercentile(50) / 1e3,
