@@ -56,7 +56,10 @@ class BenchmarkRunnerQuickTests {
 			.containsExactlyInAnyOrder("batch-consumer e2e, 1 instance (H2)", "batch-consumer e2e, 1 instance (PostgreSQL)",
 					"batch-consumer e2e, 2 instances (PostgreSQL)", "batch-consumer e2e, 3 instances (PostgreSQL)");
 		assertThat(rows(rows, 10)).allSatisfy(this::processedEverything)
-			.allSatisfy((row) -> assertThat(row.p99Millis()).as(row.contender() + " p99").isNotNaN());
+			.allSatisfy((row) -> assertThat(row.p99Millis()).as(row.contender() + " p99").isNotNaN())
+			.allSatisfy((row) -> assertThat(row.note()).as(row.contender() + " CPU").containsPattern(
+					"CPU us/msg: producers [0-9.]*[1-9][0-9.]*, consumers [0-9.]*[1-9][0-9.]*, process [0-9.]*[1-9]"
+							+ (row.contender().contains("PostgreSQL") ? "[0-9.]*, postgres [0-9.]*[1-9]" : "")));
 		long limit = KafkaBench.backlogBounds(options.sizes().memory(new Blocker()))[1];
 		assertThat(rows(rows, 5)).extracting(RunResult::contender).containsExactlyInAnyOrderElementsOf(KAFKA_CONTENDERS);
 		assertThat(rows(rows, 5)).filteredOn((row) -> row.contender().startsWith("batch-consumer"))

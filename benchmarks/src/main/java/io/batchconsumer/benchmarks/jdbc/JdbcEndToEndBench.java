@@ -43,7 +43,9 @@ import io.batchconsumer.core.jdbc.SchemaInitialization;
  * the time from the return of the {@code sendBatch} that stored it to the listener's call with it.
  * The producers use a transport of their own. Before producing, the run waits until the group's leases are spread (each instance holds its fair
  * share of the 4 queues). Lease duration 3 s instead of 30 s, so that the instances settle in about
- * a second instead of ten; nothing else differs from the defaults (but for {@link BenchOptions} overrides).
+ * a second instead of ten; nothing else differs from the defaults (but for {@link BenchOptions}
+ * overrides). Each run's note gives the CPU time per message of the producer threads, the instances'
+ * threads, the whole Java process and, on PostgreSQL, the server's processes ({@link PostgresCpu}).
  *
  * <p>Threading: used by the runner thread; producers and listeners write into atomic arrays read
  * after the run.
@@ -145,23 +147,17 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 			containers.forEach(BatchContainer::start);
 			String spread = awaitSpread(dataSource, prefix, instances);
 			boolean pg = dataSource == this.databases.pg();
-			long[] cpuBefore = { ThreadCpu.nanos(CONSUMER_THREADS, ""), ThreadCpu.processNanos(),
-					pg ? PostgresCpu.nanos() : -1 };
+			Cpu before = Cpu.now(pg);
 			AtomicLong producerCpu = new AtomicLong();
 			long start = System.nanoTime();
 			double sendSeconds = produce(producer, records, returned, producerCpu);
 			boolean complete = tally.await(this.options.maxRun());
 			long end = complete ? tally.lastNanos() : System.nanoTime();
-			String cpu = String.format(Locale.ROOT, "CPU us/msg: producers %.1f, consumers %.1f, process %.1f%s",
-					producerCpu.get() / 1e3 / records,
-					(ThreadCpu.nanos(CONSUMER_THREADS, "") - cpuBefore[0]) / 1e3 / records,
-					(ThreadCpu.processNanos() - cpuBefore[1]) / 1e3 / records,
-					pg ? String.format(Locale.ROOT, ", postgres %.1f", (PostgresCpu.nanos() - cpuBefore[2]) / 1e3 / records)
-							: "");
+			String cpu = Cpu.now(pg).since(before, producerCpu.get(), records);
 			containers.forEach(BatchContainer::stop);
 			RunResult result = result(dataSource, instances, round, records, tally, returned, received, start, end,
 					sendSeconds, spread + "; " + cpu, heap);
-			if (dataSource == this.databases.pg()) {
+			if (pg) {
 				this.databases.reportStatements("e2e-" + instances + "-r" + round);
 			}
 			return result;
@@ -202,6 +198,29 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 			thread.join();
 		}
 		return (System.nanoTime() - start) / 1e9;
+	}
+
+	/**
+	 * CPU time so far of the instances' threads, the Java process and PostgreSQL's processes
+	 * ({@code -1} when not measured).
+	 */
+	private record Cpu(long consumers, long process, long postgres) {
+
+		static Cpu now(boolean postgres) {
+			return new Cpu(ThreadCpu.nanos(CONSUMER_THREADS, ""), ThreadCpu.processNanos(),
+					postgres ? PostgresCpu.nanos() : -1);
+		}
+
+		/** The note part: microseconds per message of each since {@code before}, the producers' given. */
+		String since(Cpu before, long producers, int messages) {
+			double perMessage = 1e3 * messages;
+			return String.format(Locale.ROOT, "CPU us/msg: producers %.1f, consumers %.1f, process %.1f", producers
+					/ perMessage, (this.consumers - before.consumers) / perMessage, (this.process - before.process)
+							/ perMessage)
+					+ ((this.postgres >= 0) ? String.format(Locale.ROOT, ", postgres %.1f",
+							(this.postgres - before.postgres) / perMessage) : "");
+		}
+
 	}
 
 	/** Waits until every queue is leased and each instance holds its share; returns the spread, e.g. "2/1/1". */
