@@ -18,9 +18,10 @@ import java.util.TreeMap;
  * passed as arrays ({@code unnest}). The counters stay locked from that statement to the commit
  * only, instead of across a round trip per queue, the binding of the rows and the inserts.
  *
- * <p>The planner never folds the {@code WITH} queries of an {@code INSERT} into it (only those of a
- * {@code SELECT}, from PostgreSQL 12), so the update joins only rows the locking query already
- * locked, in its order, whatever order the update's own scan would take.
+ * <p>The planner never folds a {@code WITH} query that locks rows into the statement that uses it
+ * (from PostgreSQL 12 it inlines side-effect-free ones only, and counts {@code FOR UPDATE} as a side
+ * effect; before 12 it inlined none), so the update joins only rows the locking query already locked,
+ * in its order, whatever order the update's own scan would take.
  *
  * <p>Threading: stateless; called inside the caller's transaction.
  */
