@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -286,8 +287,8 @@ final class JdbcProducer implements BatchProducer {
 		return bytes <= MessageInsert.BYTES;
 	}
 
-	private static Map<Integer, Integer> countByQueue(List<Row> rows) {
-		Map<Integer, Integer> counts = new TreeMap<>();
+	private static SortedMap<Integer, Integer> countByQueue(List<Row> rows) {
+		SortedMap<Integer, Integer> counts = new TreeMap<>();
 		for (Row row : rows) {
 			counts.merge(row.queue(), 1, Integer::sum);
 		}

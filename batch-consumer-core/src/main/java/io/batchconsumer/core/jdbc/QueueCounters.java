@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 import org.slf4j.Logger;
@@ -35,18 +36,18 @@ final class QueueCounters {
 	 * {@link OneStatementSend}.)
 	 * @param connection the send's transaction
 	 * @param topic the topic
-	 * @param counts how many offsets each queue hands out
+	 * @param counts how many offsets each queue hands out, sorted by queue: the order the locks are taken in
 	 * @return each queue's first offset, in a one-element array the caller counts up
 	 * @throws SQLException when the database failed or a queue has no counter row
 	 */
-	Map<Integer, long[]> reserve(Connection connection, String topic, Map<Integer, Integer> counts)
+	Map<Integer, long[]> reserve(Connection connection, String topic, SortedMap<Integer, Integer> counts)
 			throws SQLException {
 		Map<Integer, long[]> first = new TreeMap<>();
 		try (PreparedStatement advance = connection.prepareStatement("UPDATE " + this.tables.queue()
 				+ " SET next_offset = next_offset + ? WHERE topic = ? AND queue_id = ?");
 				PreparedStatement read = connection.prepareStatement(
 						"SELECT next_offset FROM " + this.tables.queue() + " WHERE topic = ? AND queue_id = ?")) {
-			for (Map.Entry<Integer, Integer> count : new TreeMap<>(counts).entrySet()) {
+			for (Map.Entry<Integer, Integer> count : counts.entrySet()) {
 				advance.setInt(1, count.getValue());
 				advance.setString(2, topic);
 				advance.setInt(3, count.getKey());

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -41,9 +40,7 @@ class JdbcCounterLockOrderTests {
 	void aSendHoldsTheLowerQueuesCountersWhileItWaitsForAHigherOne(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings();
 		String counters = settings.tablePrefix() + "queue";
-		try (TestDatabases databases = new TestDatabases();
-				HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
-				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+		TestDatabases.withTransport(kind, this.dir, 4, settings, (dataSource, transport) -> {
 			assertThat(transport.producer().sendBatchOrThrow("ledger", keyless(QUEUES))).hasSize(QUEUES);
 			try (Connection holder = dataSource.getConnection(); Connection prober = dataSource.getConnection()) {
 				for (int queue = 0; queue < QUEUES; queue++) {
@@ -63,7 +60,7 @@ class JdbcCounterLockOrderTests {
 			}
 			assertThat(TestDatabases.count(dataSource, "SELECT SUM(next_offset) FROM " + counters
 					+ " WHERE topic = 'ledger'")).isEqualTo(3 * QUEUES);
-		}
+		});
 	}
 
 	/** Keyless messages go round-robin, so a batch of at least {@value #QUEUES} touches every queue. */

@@ -59,9 +59,7 @@ class JdbcSendBatchOrThrowTests {
 	@EnumSource(TestDatabases.Kind.class)
 	void aQueueWhoseCounterRowIsGoneFailsTheBatchAndIsNamed(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings();
-		try (TestDatabases databases = new TestDatabases();
-				HikariDataSource dataSource = databases.dataSource(kind, this.dir, 2);
-				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+		TestDatabases.withTransport(kind, this.dir, 2, settings, (dataSource, transport) -> {
 			List<OutgoingMessage> batch = List.of(OutgoingMessage.of("c-1", "a"), OutgoingMessage.of("c-2", "b"));
 			List<SendResult> stored = transport.producer().sendBatchOrThrow("refunds", batch);
 			assertThat(stored).allSatisfy((result) -> assertThat(result.isStored()).isTrue());
@@ -73,7 +71,7 @@ class JdbcSendBatchOrThrowTests {
 					() -> transport.producer().sendBatchOrThrow("refunds", batch));
 			assertThat(thrown.failures()).hasSize(2);
 			assertThat(thrown).rootCause().hasMessage("Queue " + queue + " of topic 'refunds' has no counter row");
-		}
+		});
 	}
 
 }

@@ -37,9 +37,7 @@ class JdbcSendRoundTripTests {
 	@EnumSource(TestDatabases.Kind.class)
 	void everyFieldOfABatchOverEveryQueueIsStoredAtTheOffsetItWasGiven(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings();
-		try (TestDatabases databases = new TestDatabases();
-				HikariDataSource dataSource = databases.dataSource(kind, this.dir, 2);
-				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+		TestDatabases.withTransport(kind, this.dir, 2, settings, (dataSource, transport) -> {
 			int before = transport.producer().sendBatchOrThrow("audit", List.of(OutgoingMessage.of("first", "x")))
 				.get(0)
 				.partition();
@@ -89,7 +87,7 @@ class JdbcSendRoundTripTests {
 					assertThat(offsets.get(i)).as("offset %d of queue %d, in batch order", i, queue).isEqualTo(first + i);
 				}
 			}
-		}
+		});
 	}
 
 	private record Stored(String key, String headers, byte[] payload, String tag) {

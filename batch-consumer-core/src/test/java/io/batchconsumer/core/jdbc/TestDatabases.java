@@ -82,6 +82,32 @@ public final class TestDatabases implements AutoCloseable {
 			.withLeaseDuration(Duration.ofSeconds(3));
 	}
 
+	/** A test's work on a data source and a transport on it. */
+	@FunctionalInterface
+	interface TransportCheck {
+
+		void run(HikariDataSource dataSource, JdbcTransport transport) throws Exception;
+
+	}
+
+	/**
+	 * Runs a check on a fresh pool and transport of one kind of database, closed after it.
+	 * @param kind the database
+	 * @param dir a temporary directory for H2
+	 * @param poolSize connections
+	 * @param settings the transport's settings
+	 * @param check the test's work
+	 * @throws Exception what the check throws
+	 */
+	static void withTransport(Kind kind, Path dir, int poolSize, JdbcSettings settings, TransportCheck check)
+			throws Exception {
+		try (TestDatabases databases = new TestDatabases();
+				HikariDataSource dataSource = databases.dataSource(kind, dir, poolSize);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			check.run(dataSource, transport);
+		}
+	}
+
 	static int count(DataSource dataSource, String sql) {
 		try (var connection = dataSource.getConnection(); var statement = connection.createStatement();
 				var rs = statement.executeQuery(sql)) {
