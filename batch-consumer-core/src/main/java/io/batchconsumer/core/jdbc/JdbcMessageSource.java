@@ -26,8 +26,8 @@ import io.batchconsumer.core.TopicPartition;
 /**
  * Reads the message table for one container. Each poll reads every owned, non-paused queue from
  * its position with one {@code SELECT ... WHERE msg_offset >= ? ORDER BY msg_offset LIMIT ?},
- * up to the pull batch size in total, in one transaction ({@link QueueReader}; positions move only
- * after it committed), starting with a different queue each time so that one busy
+ * up to the pull batch size in total, in auto-commit ({@link QueueReader}; positions move only
+ * after every queue was read), starting with a different queue each time so that one busy
  * queue cannot starve the others. While nothing is there it looks again every
  * {@value #RECHECK_MILLIS} ms (at once when a producer of this process stored something in a
  * subscribed topic) until the timeout, and returns at once after {@link #wakeup()}.
@@ -132,7 +132,7 @@ final class JdbcMessageSource implements MessageSource {
 			order.add(readable.get((start + i) % readable.size()));
 		}
 		QueueReader.Batch batch = this.reader.read(order, this.pullBatchSize);
-		// Only now that the read transaction committed: a failed poll moved nothing.
+		// Only now that every queue was read: a failed poll moved nothing.
 		batch.positions().forEach((queue, position) -> queue.position = position);
 		return batch.messages();
 	}

@@ -19,11 +19,15 @@ import io.batchconsumer.core.TagExpression;
 import io.batchconsumer.core.TopicPartition;
 
 /**
- * Reads the next messages of some queues in one transaction for a poll. It moves no position: it
- * returns where each queue stands after the messages it read, and the poll applies that only once
- * the transaction has committed, so a statement that fails half-way (the next queue's
- * {@code SELECT}, the commit, a header that cannot be decoded) leaves every position where it was
- * and the next poll reads the same messages again.
+ * Reads the next messages of some queues for a poll, each queue with one {@code SELECT} in
+ * auto-commit: a read changes nothing, so it opens no transaction and has no commit to wait for
+ * or to fail (one round trip per queue). It moves no position: it returns where each queue stands
+ * after the messages it read, and the poll applies that only once every queue was read, so a
+ * statement that fails half-way (the next queue's {@code SELECT}, a header that cannot be decoded)
+ * leaves every position where it was and the next poll reads the same messages again. Each
+ * {@code SELECT} sees the committed sends of its moment; a send commits its rows together and
+ * offsets are reserved in commit order per queue, so a read never sees a later offset without the
+ * earlier ones.
  *
  * <p>Offsets are dense: a read that finds an offset other than the next one expected counts a gap
  * and logs it as an error, since the messages in between were never read by this consumer and are
@@ -81,7 +85,7 @@ final class QueueReader {
 	 * @throws SourceUnavailableException when the database failed
 	 */
 	Batch read(List<OwnedQueue> queues, int max) {
-		Batch batch = this.sql.inTransaction("Polling", (connection) -> read(connection, queues, max));
+		Batch batch = this.sql.read("Polling", (connection) -> read(connection, queues, max));
 		for (Gap gap : batch.gaps()) {
 			this.gaps.incrementAndGet();
 			logger.error("Consumer '{}' found offsets {} to {} of {} missing: offsets are dense, so these messages "

@@ -81,7 +81,8 @@ final class Sql {
 
 	/**
 	 * Runs read-only work on a connection in its auto-commit mode: no transaction is opened, so
-	 * nothing is committed (for a cheap look before deciding whether a transaction is needed).
+	 * nothing is committed and each statement sees what was committed when it ran (a poll's reads, a
+	 * cheap look before deciding whether a transaction is needed).
 	 * @param <T> the result type
 	 * @param what what is done, for the exception message
 	 * @param work the work

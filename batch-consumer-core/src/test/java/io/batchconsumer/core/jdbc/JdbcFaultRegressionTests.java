@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -70,19 +71,26 @@ class JdbcFaultRegressionTests {
 		}
 	}
 
+	/**
+	 * A poll used to read in a transaction whose {@code COMMIT} could fail after the rows were read
+	 * (issue 12 made the next poll read them again). Reads need no transaction: each queue's
+	 * {@code SELECT} runs in auto-commit, so a poll has no commit to fail and costs one round trip
+	 * per queue (issue 17).
+	 */
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
-	void whenThePollTransactionFailsToCommitThenTheNextPollReadsTheSameMessagesAgain(TestDatabases.Kind kind) {
+	void aPollReadsInAutoCommitSoItHasNoCommitToFail(TestDatabases.Kind kind) {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			FaultyDataSource faults = FaultyDataSource.wrap(dataSource);
 			try (JdbcTransport transport = transport(faults, TestDatabases.settings().withQueuesPerTopic(2))) {
 				MessageSource source = subscribe(transport, ConsumptionMode.CLUSTERING, new Events());
 				assertThat(source.poll(Duration.ZERO)).isEmpty();
 				send(transport, 6);
-				faults.add(FaultRule.sql("^COMMIT$").times(1)); // the poll's transaction is the next to commit
-				assertThatThrownBy(() -> source.poll(Duration.ZERO)).isInstanceOf(SourceUnavailableException.class);
-				assertThat(offsetsByQueue(pollAll(source, 6))).containsEntry(0, offsets(0, 3)).containsEntry(1, offsets(0, 3));
-				assertThat(transport.offsetGaps()).isZero();
+				AtomicInteger transactional = new AtomicInteger();
+				faults.beforeStatement("^COMMIT$|^ROLLBACK$|^SET AUTOCOMMIT", transactional::incrementAndGet);
+				assertThat(offsetsByQueue(source.poll(Duration.ZERO))).containsEntry(0, offsets(0, 3))
+					.containsEntry(1, offsets(0, 3));
+				assertThat(transactional).as("commits, rollbacks and auto-commit switches of the poll").hasValue(0);
 				source.close();
 			}
 		}
