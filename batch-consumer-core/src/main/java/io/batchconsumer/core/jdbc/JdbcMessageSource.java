@@ -32,6 +32,15 @@ import io.batchconsumer.core.TopicPartition;
  * {@value #RECHECK_MILLIS} ms (at once when a producer of this process stored something in a
  * subscribed topic) until the timeout, and returns at once after {@link #wakeup()}.
  *
+ * <p>A read that found every queue at its end (fewer messages than the pull batch size) is not
+ * repeated over the same queues for {@value #REREAD_MILLIS} ms, unless a producer of this process
+ * stored something or a seek moved a position: a poll in that time waits for the re-read, and a
+ * wakeup (a worker's completion) ends it without a query. The engine polls again after every
+ * completion while its buffer is shallow, so without this a consumer that keeps up queried its
+ * queues once per finished slice, mostly for nothing; with it, a read that brought messages is
+ * followed by the next one {@value #REREAD_MILLIS} ms later instead of on the next completion or
+ * the {@value #RECHECK_MILLIS}-ms recheck, which is also what a message of another process waits.
+ *
  * <p>Assignment, leases and offset versions are the {@link Rebalancer}'s; commits are one
  * transaction with one batched {@code UPDATE} for every advanced queue, refused per queue when
  * its offset version moved on.
@@ -43,6 +52,8 @@ import io.batchconsumer.core.TopicPartition;
 final class JdbcMessageSource implements MessageSource {
 
 	static final long RECHECK_MILLIS = 25;
+
+	static final long REREAD_MILLIS = 2;
 
 	private static final long END_OFFSETS_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -77,6 +88,15 @@ final class JdbcMessageSource implements MessageSource {
 
 	private int rotation;
 
+	/** Replaced by tests only ({@link #rereadAfter}). */
+	private long rereadNanos = TimeUnit.MILLISECONDS.toNanos(REREAD_MILLIS);
+
+	/** The queues the last read found at their end, in owned order; empty when it did not. */
+	private List<OwnedQueue> drained = List.of();
+
+	/** When that read returned, in {@link System#nanoTime()}. */
+	private long drainedAt;
+
 	private Map<TopicPartition, Long> endOffsets = Map.of();
 
 	private long endOffsetsReadAt = System.nanoTime() - END_OFFSETS_REFRESH_NANOS;
@@ -103,26 +123,44 @@ final class JdbcMessageSource implements MessageSource {
 	@Override
 	public List<Message<byte[]>> poll(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean looked = false; // this poll found nothing and waited for the recheck or a store
 		while (true) {
 			// Lapsed and fenced queues go first, and again after the rebalance, whose callbacks may take long.
 			this.rebalancer.dropLapsed(this.owned, this.listener);
 			this.rebalancer.rebalanceIfDue(this.topics, this.owned, this.listener);
 			this.rebalancer.dropLapsed(this.owned, this.listener);
-			List<Message<byte[]>> messages = fetch();
+			List<OwnedQueue> readable = readable();
+			if (!looked && isDrained(readable)
+					&& !this.signal.holdUntil(this.drainedAt + this.rereadNanos, deadline)) {
+				this.signal.clearWakeup();
+				return List.of();
+			}
+			List<Message<byte[]>> messages = fetch(readable);
 			if (!messages.isEmpty() || !this.signal.await(deadline)) {
 				this.signal.clearWakeup();
 				return messages;
 			}
+			looked = true;
 		}
 	}
 
-	private List<Message<byte[]>> fetch() {
-		List<OwnedQueue> readable = new ArrayList<>();
+	/** Whether the last read found these same queues at their end (no seek since). */
+	private boolean isDrained(List<OwnedQueue> readable) {
+		return !readable.isEmpty() && readable.equals(this.drained);
+	}
+
+	/** The owned queues that are not paused, in owned order. */
+	private List<OwnedQueue> readable() {
+		List<OwnedQueue> readable = new ArrayList<>(this.owned.size());
 		for (OwnedQueue queue : this.owned.values()) {
 			if (!queue.paused) {
 				readable.add(queue);
 			}
 		}
+		return readable;
+	}
+
+	private List<Message<byte[]>> fetch(List<OwnedQueue> readable) {
 		if (readable.isEmpty()) {
 			return List.of();
 		}
@@ -131,9 +169,13 @@ final class JdbcMessageSource implements MessageSource {
 		for (int i = 0; i < readable.size(); i++) {
 			order.add(readable.get((start + i) % readable.size()));
 		}
+		this.signal.reading();
 		QueueReader.Batch batch = this.reader.read(order, this.pullBatchSize);
 		// Only now that every queue was read: a failed poll moved nothing.
 		batch.positions().forEach((queue, position) -> queue.position = position);
+		boolean atEnd = batch.messages().size() < this.pullBatchSize;
+		this.drained = atEnd ? readable : List.of();
+		this.drainedAt = System.nanoTime();
 		return batch.messages();
 	}
 
@@ -163,6 +205,15 @@ final class JdbcMessageSource implements MessageSource {
 			throw new IllegalArgumentException(partition + " is not owned by consumer '" + this.consumerKey + "'");
 		}
 		queue.position = offset;
+		this.drained = List.of();
+	}
+
+	/**
+	 * Sets the re-read interval, {@value #REREAD_MILLIS} ms otherwise; for tests.
+	 * @param interval how long a read that found every queue at its end is not repeated
+	 */
+	void rereadAfter(Duration interval) {
+		this.rereadNanos = interval.toNanos();
 	}
 
 	/**

@@ -3,9 +3,10 @@ package io.batchconsumer.core.jdbc;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a {@link JdbcMessageSource} poll that found nothing waits on: a {@link #wake() wakeup} ends
- * the poll, a {@link #stored() store} by a producer of this process makes it look again at once,
- * and otherwise it looks again every recheck interval until its deadline.
+ * What a {@link JdbcMessageSource} poll waits on, when it found nothing or when it holds back a read
+ * that is not due yet: a {@link #wake() wakeup} ends the poll, a {@link #stored() store} by a producer
+ * of this process makes it look again at once, and otherwise it looks again every recheck interval
+ * (or when the held read is due) until its deadline.
  *
  * <p>Threading: thread-safe; the owner thread waits in {@link #await}, any thread may call
  * {@link #wake()} and {@link #stored()}. Guarded by its own monitor.
@@ -47,6 +48,41 @@ final class PollSignal {
 		}
 		this.stored = false;
 		return !this.woken;
+	}
+
+	/**
+	 * Holds a read back until it is due.
+	 * @param readAt when the read is due, in {@link System#nanoTime()}
+	 * @param deadline the poll's deadline
+	 * @return {@code true} to read now (it is due, or a producer of this process stored), {@code false}
+	 * when woken or the deadline came first
+	 */
+	synchronized boolean holdUntil(long readAt, long deadline) {
+		while (!this.woken && !this.stored) {
+			long now = System.nanoTime();
+			if (readAt - now <= 0) {
+				return true;
+			}
+			if (deadline - now <= 0) {
+				return false;
+			}
+			try {
+				TimeUnit.NANOSECONDS.timedWait(this, Math.min(readAt, deadline) - now);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		return !this.woken;
+	}
+
+	/**
+	 * A read starts: it sees every store signalled so far (a producer signals after its commit), so
+	 * only a later one makes the next read due at once.
+	 */
+	synchronized void reading() {
+		this.stored = false;
 	}
 
 	/** Forgets a wakeup once the poll it ended returned. */

@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+
+import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +27,7 @@ import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.testsupport.FaultyDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -35,6 +39,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class JdbcMessageSourceTests {
 
 	private static final TestDatabases databases = new TestDatabases();
+
+	/** The poll's {@code SELECT} of one queue. */
+	private static final String READ = "msg_offset >= \\?";
 
 	private final MutableClock clock = new MutableClock();
 
@@ -256,7 +263,72 @@ class JdbcMessageSourceTests {
 		}
 	}
 
-	private JdbcTransport transport(HikariDataSource dataSource, JdbcSettings settings) {
+	/**
+	 * A read that found the queues at their end is not repeated within the re-read interval (here a
+	 * minute): a poll then neither queries nor returns what another process stored meanwhile, and a
+	 * wakeup ends it. A store by this process, a read that filled the pull batch and a seek each let
+	 * the next poll read at once.
+	 */
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void aReadThatFoundTheQueuesAtTheirEndIsNotRepeatedWithinTheRereadInterval(TestDatabases.Kind kind)
+			throws Exception {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			FaultyDataSource counted = FaultyDataSource.wrap(dataSource);
+			AtomicInteger reads = new AtomicInteger();
+			counted.beforeStatement(READ, reads::incrementAndGet);
+			try (JdbcTransport transport = transport(counted, settings);
+					JdbcTransport otherProcess = transport(dataSource, settings.withInstanceId("other"))) {
+				JdbcMessageSource source = (JdbcMessageSource) subscribe(transport, "a", ConsumptionMode.CLUSTERING,
+						new Events());
+				source.rereadAfter(Duration.ofMinutes(1));
+				assertThat(source.poll(Duration.ZERO)).isEmpty();
+				int first = reads.get();
+				assertThat(first).as("the first poll reads the queue").isEqualTo(1);
+
+				send(otherProcess, 40);
+				assertThat(source.poll(Duration.ZERO)).isEmpty();
+				CompletableFuture<List<Message<byte[]>>> waiting = CompletableFuture
+					.supplyAsync(() -> source.poll(Duration.ofSeconds(30)));
+				source.wakeup();
+				assertThat(waiting.get(5, TimeUnit.SECONDS)).isEmpty();
+				assertThat(reads).as("held polls do not query").hasValue(first);
+
+				send(transport, 1);
+				assertThat(source.poll(Duration.ZERO)).as("stored by this process").hasSize(32);
+				assertThat(source.poll(Duration.ZERO)).as("after a full read").hasSize(9);
+				send(otherProcess, 1);
+				assertThat(source.poll(Duration.ZERO)).as("held again").isEmpty();
+				source.seek(queue(0), 40);
+				assertThat(source.poll(Duration.ZERO)).as("after a seek").extracting(Message::offset)
+					.containsExactly(40L, 41L);
+				source.close();
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void aHeldReadIsMadeOnceTheRereadIntervalHasPassed(TestDatabases.Kind kind) {
+		Duration interval = Duration.ofMillis(500);
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = transport(dataSource, settings);
+				JdbcTransport otherProcess = transport(dataSource, settings.withInstanceId("other"))) {
+			JdbcMessageSource source = (JdbcMessageSource) subscribe(transport, "a", ConsumptionMode.CLUSTERING,
+					new Events());
+			source.rereadAfter(interval);
+			long before = System.nanoTime();
+			assertThat(source.poll(Duration.ZERO)).isEmpty();
+			send(otherProcess, 3);
+			assertThat(source.poll(Duration.ofSeconds(30))).hasSize(3);
+			assertThat(Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(interval);
+			source.close();
+		}
+	}
+
+	private JdbcTransport transport(DataSource dataSource, JdbcSettings settings) {
 		return new JdbcTransport(dataSource, settings, (Function<Object, byte[]>) (payload) -> {
 			throw new IllegalArgumentException("no payload serializer in this test");
 		}, this.clock);
