@@ -39,7 +39,7 @@ import io.batchconsumer.core.TopicPartition;
  * completion while its buffer is shallow, so without this a consumer that keeps up queried its
  * queues once per finished slice, mostly for nothing; with it, a read that brought messages is
  * followed by the next one {@value #REREAD_MILLIS} ms later instead of on the next completion or
- * the {@value #RECHECK_MILLIS}-ms recheck, which is also what a message of another process waits.
+ * after the {@value #RECHECK_MILLIS}-ms recheck.
  *
  * <p>Assignment, leases and offset versions are the {@link Rebalancer}'s; commits are one
  * transaction with one batched {@code UPDATE} for every advanced queue, refused per queue when
@@ -53,7 +53,7 @@ final class JdbcMessageSource implements MessageSource {
 
 	static final long RECHECK_MILLIS = 25;
 
-	static final long REREAD_MILLIS = 2;
+	static final long REREAD_MILLIS = 5;
 
 	private static final long END_OFFSETS_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(2);
 
