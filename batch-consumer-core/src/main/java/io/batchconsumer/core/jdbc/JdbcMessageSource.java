@@ -123,15 +123,13 @@ final class JdbcMessageSource implements MessageSource {
 	@Override
 	public List<Message<byte[]>> poll(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
-		boolean looked = false; // this poll found nothing and waited for the recheck or a store
 		while (true) {
 			// Lapsed and fenced queues go first, and again after the rebalance, whose callbacks may take long.
 			this.rebalancer.dropLapsed(this.owned, this.listener);
 			this.rebalancer.rebalanceIfDue(this.topics, this.owned, this.listener);
 			this.rebalancer.dropLapsed(this.owned, this.listener);
 			List<OwnedQueue> readable = readable();
-			if (!looked && isDrained(readable)
-					&& !this.signal.holdUntil(this.drainedAt + this.rereadNanos, deadline)) {
+			if (isDrained(readable) && !this.signal.holdUntil(this.drainedAt + this.rereadNanos, deadline)) {
 				this.signal.clearWakeup();
 				return List.of();
 			}
@@ -140,7 +138,6 @@ final class JdbcMessageSource implements MessageSource {
 				this.signal.clearWakeup();
 				return messages;
 			}
-			looked = true;
 		}
 	}
 
@@ -161,6 +158,7 @@ final class JdbcMessageSource implements MessageSource {
 	}
 
 	private List<Message<byte[]>> fetch(List<OwnedQueue> readable) {
+		this.signal.reading();
 		if (readable.isEmpty()) {
 			return List.of();
 		}
@@ -169,13 +167,14 @@ final class JdbcMessageSource implements MessageSource {
 		for (int i = 0; i < readable.size(); i++) {
 			order.add(readable.get((start + i) % readable.size()));
 		}
-		this.signal.reading();
 		QueueReader.Batch batch = this.reader.read(order, this.pullBatchSize);
 		// Only now that every queue was read: a failed poll moved nothing.
 		batch.positions().forEach((queue, position) -> queue.position = position);
 		boolean atEnd = batch.messages().size() < this.pullBatchSize;
 		this.drained = atEnd ? readable : List.of();
-		this.drainedAt = System.nanoTime();
+		if (atEnd) {
+			this.drainedAt = System.nanoTime();
+		}
 		return batch.messages();
 	}
 

@@ -46,7 +46,6 @@ final class PollSignal {
 				return false;
 			}
 		}
-		this.stored = false;
 		return !this.woken;
 	}
 
@@ -79,7 +78,7 @@ final class PollSignal {
 
 	/**
 	 * A read starts: it sees every store signalled so far (a producer signals after its commit), so
-	 * only a later one makes the next read due at once.
+	 * only a later one makes the next read due at once. The only place a store is forgotten.
 	 */
 	synchronized void reading() {
 		this.stored = false;
