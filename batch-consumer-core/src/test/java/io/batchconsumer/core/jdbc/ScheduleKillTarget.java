@@ -12,8 +12,8 @@ import io.batchconsumer.core.SendResult;
 
 /**
  * The process {@link JdbcScheduleCrashTests} kills: schedules batches of 50 messages due 300 ms
- * later in an H2 file database, while its transport's mover moves due ones into the queues, and
- * prints {@code SCHEDULED <n>} after each batch was stored, until it is killed.
+ * later, while its transport's mover moves due ones into the queues, and prints
+ * {@code SCHEDULED <n>} after each batch was stored, until it is killed.
  */
 public final class ScheduleKillTarget {
 
@@ -22,14 +22,14 @@ public final class ScheduleKillTarget {
 
 	/**
 	 * Runs until killed.
-	 * @param args the database file path
+	 * @param args the database's JDBC URL and the table prefix
 	 */
 	public static void main(String[] args) {
 		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl("jdbc:h2:file:" + args[0]);
+		config.setJdbcUrl(args[0]);
 		config.setMaximumPoolSize(4);
 		HikariDataSource dataSource = new HikariDataSource(config);
-		JdbcTransport transport = new JdbcTransport(dataSource, JdbcScheduleCrashTests.settings());
+		JdbcTransport transport = new JdbcTransport(dataSource, JdbcScheduleCrashTests.settings(args[1]));
 		for (int batch = 0;; batch++) {
 			List<Object> messages = new ArrayList<>();
 			for (int i = 0; i < 50; i++) {
