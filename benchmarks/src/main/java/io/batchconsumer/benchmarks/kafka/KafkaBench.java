@@ -103,7 +103,7 @@ public final class KafkaBench implements AutoCloseable {
 	}
 
 	private RunResult measure(Contender contender, Scenario scenario, int round, Duration cap) throws Exception {
-		Tally tally = new Tally(scenario.records());
+		Tally tally = new Tally(scenario.records(), scenario.partitions());
 		try (HeapSampler heap = new HeapSampler()) {
 			long cpuAtStart = ThreadCpu.processNanos();
 			long start = System.nanoTime();
@@ -149,7 +149,7 @@ public final class KafkaBench implements AutoCloseable {
 			Blocker blocker = new Blocker();
 			Scenario scenario = blockerFactory.apply(blocker);
 			this.broker.fill(scenario);
-			Tally tally = new Tally(scenario.records());
+			Tally tally = new Tally(scenario.records(), scenario.partitions());
 			try (HeapSampler heap = new HeapSampler()) {
 				Contender.Running running = contender.start(scenario, group(scenario, 1), tally);
 				heap.watch(running::buffered);

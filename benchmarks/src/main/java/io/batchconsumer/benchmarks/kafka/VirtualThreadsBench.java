@@ -107,7 +107,7 @@ public final class VirtualThreadsBench {
 			.maxSpan(Math.max(2000, 8 * threads))
 			.commitInterval(Duration.ofSeconds(1))
 			.build();
-		Tally tally = new Tally(scenario.records());
+		Tally tally = new Tally(scenario.records(), scenario.partitions());
 		BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
 			for (Message<byte[]> message : slice) {
 				long index = Records.index(message.payload());
