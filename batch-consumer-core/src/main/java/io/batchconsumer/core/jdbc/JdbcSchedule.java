@@ -30,9 +30,9 @@ import io.batchconsumer.core.SourceUnavailableException;
  * counter behind its stored messages, which a kill can leave on H2) the counters of the due
  * messages' topics are caught up and the move is tried again.
  *
- * <p>Several instances may move at once: the due rows are read {@code FOR UPDATE} and every delete
- * must remove its row, or the move rolls back (another instance moved it) — a message is never
- * moved twice.
+ * <p>Several instances may move at once: a move deletes each due row by its primary key and moves
+ * only the rows its own deletes removed; a row another instance deleted first (its move committed) is
+ * left to that one — a message is never moved twice.
  *
  * <p>Threading: {@link #add} is called by producer threads; {@link #moveDue()} by the transport's
  * schedule thread. It holds no mutable state.
@@ -147,35 +147,42 @@ final class JdbcSchedule {
 	}
 
 	private Map<String, List<OutgoingMessage>> move(Connection connection) throws SQLException {
-		Map<String, List<OutgoingMessage>> byTopic = new LinkedHashMap<>();
+		// The due rows are read without a lock (a scheduled row never changes), then each is deleted
+		// by its primary key, which locks that row alone. A locking read over deliver_at (and one over
+		// the list of ids, tried) locked gaps of the index on MySQL and MariaDB: a producer's insert into such
+		// a gap waited for this move while the move waited for that producer's uncommitted row, and
+		// InnoDB ended the deadlock by refusing the send.
 		List<String> ids = new ArrayList<>();
+		List<String> topics = new ArrayList<>();
+		List<OutgoingMessage> messages = new ArrayList<>();
 		try (PreparedStatement select = connection.prepareStatement("SELECT id, topic, msg_key, headers, payload FROM "
-				+ this.table + " WHERE deliver_at <= ? ORDER BY deliver_at, created_at, id LIMIT " + MOVE_BATCH
-				+ " FOR UPDATE")) {
+				+ this.table + " WHERE deliver_at <= ? ORDER BY deliver_at, created_at, id LIMIT " + MOVE_BATCH)) {
 			select.setLong(1, this.clock.millis());
 			try (ResultSet rs = select.executeQuery()) {
 				while (rs.next()) {
 					ids.add(rs.getString(1));
-					byTopic.computeIfAbsent(rs.getString(2), (topic) -> new ArrayList<>())
-						.add(new OutgoingMessage(rs.getString(3), HeaderCodec.decode(rs.getString(4)), rs.getBytes(5)));
+					topics.add(rs.getString(2));
+					messages.add(new OutgoingMessage(rs.getString(3), HeaderCodec.decode(rs.getString(4)), rs.getBytes(5)));
 				}
 			}
 		}
-		if (ids.isEmpty()) {
-			return byTopic;
-		}
+		Map<String, List<OutgoingMessage>> byTopic = new LinkedHashMap<>();
 		try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + this.table + " WHERE id = ?")) {
-			for (String id : ids) {
-				delete.setString(1, id);
-				if (delete.executeUpdate() != 1) {
-					throw new SQLException("scheduled message " + id + " was moved by another instance");
+			for (int i = 0; i < ids.size(); i++) {
+				delete.setString(1, ids.get(i));
+				if (delete.executeUpdate() == 1) { // 0: another instance moved it since the read
+					byTopic.computeIfAbsent(topics.get(i), (topic) -> new ArrayList<>()).add(messages.get(i));
 				}
 			}
+		}
+		if (byTopic.isEmpty()) {
+			return byTopic;
 		}
 		for (Map.Entry<String, List<OutgoingMessage>> entry : byTopic.entrySet()) {
 			this.producer.insertIn(connection, entry.getKey(), entry.getValue());
 		}
-		logger.debug("Moved {} due scheduled messages into their queues", ids.size());
+		logger.debug("Moved {} due scheduled messages into their queues",
+				byTopic.values().stream().mapToInt(List::size).sum());
 		return byTopic;
 	}
 

@@ -3,9 +3,15 @@ package io.batchconsumer.core.jdbc;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,12 +90,12 @@ class JdbcDelayedSendTests {
 				JdbcTransport first = new JdbcTransport(dataSource, settings);
 				JdbcTransport second = new JdbcTransport(dataSource, settings)) {
 			int count = 3000;
-			java.util.List<Object> batch = new java.util.ArrayList<>();
+			List<Object> batch = new ArrayList<>();
 			for (int i = 0; i < count; i++) {
 				batch.add(OutgoingMessage.of("k" + (i % 17), Integer.toString(i)));
 			}
 			// Both instances' movers find the same 3,000 rows due at the same moment.
-			java.time.Instant due = java.time.Instant.now().plusMillis(500);
+			Instant due = Instant.now().plusMillis(500);
 			assertThat(first.producer().sendBatch("moved", batch.subList(0, count / 2), SendOptions.deliverAt(due)))
 				.allMatch(SendResult::isStored);
 			assertThat(second.producer().sendBatch("moved", batch.subList(count / 2, count), SendOptions.deliverAt(due)))
@@ -99,6 +105,54 @@ class JdbcDelayedSendTests {
 					+ "message WHERE topic = 'moved'")).isEqualTo(count);
 			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(DISTINCT payload) FROM " + settings.tablePrefix()
 					+ "message WHERE topic = 'moved'")).isEqualTo(count);
+		}
+	}
+
+	/**
+	 * Producers schedule while the mover moves due messages out of the same table. On MariaDB the
+	 * mover's {@code SELECT ... FOR UPDATE} locks gaps of the schedule's index that an insert of a
+	 * send waits for, and InnoDB then chose the send as a deadlock's victim: the send was refused,
+	 * though nothing of it had been stored and trying it again succeeds.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "MARIADB" })
+	void schedulingWhileTheMoverMovesIsNeverRefusedForADeadlock(TestDatabases.Kind kind) throws Exception {
+		JdbcSettings settings = TestDatabases.settings();
+		int producers = 4;
+		int batches = 100;
+		int size = 20;
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 12);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			ExecutorService pool = Executors.newFixedThreadPool(producers);
+			List<Future<List<SendResult>>> sends = new ArrayList<>();
+			for (int p = 0; p < producers; p++) {
+				int producer = p;
+				sends.add(pool.submit(() -> {
+					List<SendResult> results = new ArrayList<>();
+					for (int b = 0; b < batches; b++) {
+						List<Object> batch = new ArrayList<>();
+						for (int i = 0; i < size; i++) {
+							batch.add(OutgoingMessage.of("k" + i, producer + "-" + b + "-" + i));
+						}
+						// Due at once or soon: the mover takes rows while later ones are inserted.
+						results.addAll(transport.producer().sendBatch("busy", batch,
+								SendOptions.deliverAt(Instant.now().plusMillis(b % 3 * 20))));
+					}
+					return results;
+				}));
+			}
+			List<SendResult> results = new ArrayList<>();
+			for (Future<List<SendResult>> send : sends) {
+				results.addAll(send.get(120, TimeUnit.SECONDS));
+			}
+			pool.shutdown();
+			List<SendResult> refused = results.stream().filter((result) -> !result.isStored()).toList();
+			assertThat(refused).as("sends refused (first: %s)",
+					refused.isEmpty() ? "none" : refused.get(0).error()).isEmpty();
+			int total = producers * batches * size;
+			await().atMost(Duration.ofSeconds(60)).until(() -> transport.scheduledMessages() == 0);
+			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(DISTINCT payload) FROM " + settings.tablePrefix()
+					+ "message WHERE topic = 'busy'")).isEqualTo(total);
 		}
 	}
 

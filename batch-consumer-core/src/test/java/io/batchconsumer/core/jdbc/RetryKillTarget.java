@@ -17,8 +17,8 @@ import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.testing.FirstDeliveryFails;
 
 /**
- * The process {@link JdbcRetryCrashTests} kills: sends {@link #MESSAGES} messages to an H2 file
- * database, then consumes them with a listener that fails every first delivery, so each goes to the
+ * The process {@link JdbcRetryCrashTests} kills: sends {@link #MESSAGES} messages to the database
+ * it is given, then consumes them with a listener that fails every first delivery, so each goes to the
  * retry queue (the schedule table) with a back-off of 3 s, and succeeds on the retry. Prints
  * {@code SENT <n>}, then {@code FAILED <payload>} and {@code OK <payload>} per delivery, until it is
  * killed.
@@ -34,8 +34,8 @@ public final class RetryKillTarget {
 	private RetryKillTarget() {
 	}
 
-	static JdbcSettings settings() {
-		return JdbcSettings.defaults().withTablePrefix("rcrash_").withQueuesPerTopic(2)
+	static JdbcSettings settings(String tablePrefix) {
+		return JdbcSettings.defaults().withTablePrefix(tablePrefix).withQueuesPerTopic(2)
 			.withLeaseDuration(Duration.ofSeconds(2)).withInitializeSchema(SchemaInitialization.ALWAYS);
 	}
 
@@ -54,14 +54,14 @@ public final class RetryKillTarget {
 
 	/**
 	 * Runs until killed.
-	 * @param args the database file path
+	 * @param args the database's JDBC URL and the table prefix
 	 * @throws InterruptedException never in practice: the process is killed while it waits
 	 */
 	public static void main(String[] args) throws InterruptedException {
 		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl("jdbc:h2:file:" + args[0]);
+		config.setJdbcUrl(args[0]);
 		config.setMaximumPoolSize(8);
-		JdbcTransport transport = new JdbcTransport(new HikariDataSource(config), settings());
+		JdbcTransport transport = new JdbcTransport(new HikariDataSource(config), settings(args[1]));
 		List<Object> messages = new ArrayList<>();
 		for (int i = 0; i < MESSAGES; i++) {
 			messages.add("m-" + i);
