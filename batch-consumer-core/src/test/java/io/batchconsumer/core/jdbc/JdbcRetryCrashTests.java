@@ -37,17 +37,8 @@ class JdbcRetryCrashTests {
 		AtomicInteger failedBeforeKill = new AtomicInteger();
 		try (TestDatabases databases = new TestDatabases();
 				HikariDataSource dataSource = databases.dataSource(kind, null, 8)) {
-			try (ChildProcess child = ChildProcess.start(RetryKillTarget.class, (line) -> {
-				if (line.startsWith("FAILED ")) {
-					failedBeforeKill.incrementAndGet();
-				}
-				else if (line.startsWith("OK ")) {
-					succeeded.add(line.substring(3));
-				}
-				else {
-					System.out.println("child: " + line);
-				}
-			}, dataSource.getJdbcUrl(), prefix)) {
+			try (ChildProcess child = ChildProcess.start(RetryKillTarget.class,
+					FirstDeliveryFails.childLines(failedBeforeKill, succeeded), dataSource.getJdbcUrl(), prefix)) {
 				// Killed when half the messages failed once: those wait as retries, the rest is in the queues.
 				await().atMost(Duration.ofSeconds(20)).until(() -> failedBeforeKill.get() >= RetryKillTarget.MESSAGES / 2);
 				child.kill();

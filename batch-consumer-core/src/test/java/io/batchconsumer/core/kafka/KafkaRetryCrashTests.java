@@ -43,17 +43,8 @@ class KafkaRetryCrashTests {
 		AtomicInteger failedBeforeKill = new AtomicInteger();
 		try (KafkaTransport transport = KafkaRetryKillTarget.transport(broker.bootstrap())) {
 			assertThat(transport.producer().sendBatch(topic, records)).allMatch(SendResult::isStored);
-			try (ChildProcess child = ChildProcess.start(KafkaRetryKillTarget.class, (line) -> {
-				if (line.startsWith("FAILED ")) {
-					failedBeforeKill.incrementAndGet();
-				}
-				else if (line.startsWith("OK ")) {
-					succeeded.add(line.substring(3));
-				}
-				else {
-					System.out.println("child: " + line);
-				}
-			}, broker.bootstrap())) {
+			try (ChildProcess child = ChildProcess.start(KafkaRetryKillTarget.class,
+					FirstDeliveryFails.childLines(failedBeforeKill, succeeded), broker.bootstrap())) {
 				// Killed when half the records failed once: those wait in the retry topic.
 				await().atMost(Duration.ofSeconds(25)).until(() -> failedBeforeKill.get() >= RECORDS / 2);
 				child.kill();

@@ -3,6 +3,8 @@ package io.batchconsumer.core.testing;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import io.batchconsumer.core.BatchResult;
@@ -38,6 +40,27 @@ public final class FirstDeliveryFails {
 				}
 			}
 			return BatchResult.failed(failures);
+		};
+	}
+
+	/**
+	 * Reads the lines a killed child prints with this listener ({@code FAILED <payload>} and
+	 * {@code OK <payload>}, see the kill targets) and echoes any other line.
+	 * @param failed counts the first deliveries that failed
+	 * @param succeeded collects the payloads processed
+	 * @return the line reader, for {@code ChildProcess.start}
+	 */
+	public static Consumer<String> childLines(AtomicInteger failed, Set<String> succeeded) {
+		return (line) -> {
+			if (line.startsWith("FAILED ")) {
+				failed.incrementAndGet();
+			}
+			else if (line.startsWith("OK ")) {
+				succeeded.add(line.substring(3));
+			}
+			else {
+				System.out.println("child: " + line);
+			}
 		};
 	}
 
