@@ -81,10 +81,16 @@ def median_cpu(rows):
     return ', '.join(f'{who} {statistics.median(values):.2f}' for who, values in by_thread.items())
 
 
+def median_collections(rows):
+    """The median count of garbage collections during the rows' runs, '-' when the notes do not say."""
+    counts = [int(m.group(1)) for row in rows for m in [re.search(r'GC (\d+) collections', row['note'])] if m]
+    return f'{statistics.median(counts):.0f}' if counts else '-'
+
+
 def summarize(specs, measured):
     """measured: {round: {spec: row}}; returns the markdown table, ratios per round to specs[0]."""
-    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record |',
-             '|---|---:|---:|---|---|---|']
+    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record | GC collections |',
+             '|---|---:|---:|---|---|---|---:|']
     rounds = [measured[r] for r in sorted(measured)]
     for spec in specs:
         cells = []
@@ -94,7 +100,8 @@ def summarize(specs, measured):
         for rate in (handled_rate, committed_rate):
             cells.append(spread([rate(by_spec[spec]) / rate(by_spec[specs[0]]) for by_spec in rounds
                                  if rate(by_spec[spec]) and rate(by_spec[specs[0]])]))
-        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(by_spec[spec] for by_spec in rounds)} |")
+        rows = [by_spec[spec] for by_spec in rounds]
+        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {median_collections(rows)} |")
     return '\n'.join(lines)
 
 

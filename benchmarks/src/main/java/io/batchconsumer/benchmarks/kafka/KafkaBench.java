@@ -14,6 +14,7 @@ import io.confluent.parallelconsumer.ParallelConsumerOptions.ProcessingOrder;
 import org.HdrHistogram.Histogram;
 
 import io.batchconsumer.benchmarks.Blocker;
+import io.batchconsumer.benchmarks.GcCount;
 import io.batchconsumer.benchmarks.HeapSampler;
 import io.batchconsumer.benchmarks.RunResult;
 import io.batchconsumer.benchmarks.RunnerOptions;
@@ -106,12 +107,13 @@ public final class KafkaBench implements AutoCloseable {
 		Tally tally = new Tally(scenario.records(), scenario.partitions());
 		try (HeapSampler heap = new HeapSampler()) {
 			long cpuAtStart = ThreadCpu.processNanos();
+			GcCount gcAtStart = GcCount.now();
 			long start = System.nanoTime();
 			String group = group(scenario, round);
 			Contender.Running running = contender.start(scenario, group, tally);
 			boolean complete = tally.await(cap);
 			String process = ThreadCpu.process((cpuAtStart < 0) ? -1 : ThreadCpu.processNanos() - cpuAtStart,
-					System.nanoTime() - start, scenario.records());
+					System.nanoTime() - start, scenario.records()) + "; " + GcCount.now().since(gcAtStart);
 			long end = complete ? tally.lastNanos() : System.nanoTime();
 			long committed = (complete && contender.consumesTheTopic())
 					? this.broker.awaitCommittedToEnd(scenario, group, Duration.ofSeconds(10)) : -1;
