@@ -24,7 +24,8 @@ benchmarks/target/benchmarks.jar, its lib/ beside it), --rounds (9), --per-jvm (
 --runner='...' (default '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'). Writes each
 runner's log and results under OUT/runs/, every measured round to OUT/results.csv, and the table to
 OUT/summary.md: per contender the medians of records/s on both clocks (records handled; committed to
-the end), of the per-round ratios to the reference, and of the consuming threads' CPU per record.
+the end), of the per-round ratios to the reference, of the consuming threads' CPU per record and of
+the garbage collections per run.
 """
 import argparse, csv, os, re, statistics, subprocess, sys, time
 

@@ -5,8 +5,8 @@ import java.lang.management.ManagementFactory;
 
 /**
  * The garbage collections of the process so far, over all collectors: a run's count and time show
- * how much of its cost was the collector's, which the records/s of a zero-work run follow closely (the
- * consumer allocates several hundred bytes per record, most of it inside the Kafka client's parsing).
+ * how much of its cost was the collector's (at zero work a Kafka consumer allocates several hundred
+ * bytes per record, most of it inside the client's parsing).
  *
  * <p>Threading: immutable; any thread.
  *

@@ -113,12 +113,13 @@ public final class KafkaBench implements AutoCloseable {
 			Contender.Running running = contender.start(scenario, group, tally);
 			boolean complete = tally.await(cap);
 			String process = ThreadCpu.process((cpuAtStart < 0) ? -1 : ThreadCpu.processNanos() - cpuAtStart,
-					System.nanoTime() - start, scenario.records()) + "; " + GcCount.now().since(gcAtStart);
+					System.nanoTime() - start, scenario.records());
+			String collections = GcCount.now().since(gcAtStart);
 			long end = complete ? tally.lastNanos() : System.nanoTime();
 			long committed = (complete && contender.consumesTheTopic())
 					? this.broker.awaitCommittedToEnd(scenario, group, Duration.ofSeconds(10)) : -1;
 			String note = (complete ? "" : "stopped after " + cap.toSeconds() + " s; ") + running.note() + "; "
-					+ process;
+					+ process + "; " + collections;
 			long first = tally.firstNanos();
 			if (committed > 0 && first > 0) {
 				note = String.format("committed to the end %,.0f ms after the last record (%,.0f records/s to the "
