@@ -19,6 +19,13 @@ two contenders of the same run:
       'batch-consumer key, transport defaults, each message' \\
       'batch-consumer key, transport defaults, each message|-Dbench.transport.max.partition.fetch.bytes=4194304'
 
+A 'jar=<path>' among a contender's flags runs it from another build (its lib/ beside it), which puts
+two builds of one contender side by side:
+
+  python3 benchmarks/separate-jvms.py --out=/tmp/ab 'plain KafkaConsumer' \
+      'batch-consumer key, transport defaults, each message|jar=/tmp/before/benchmarks.jar' \
+      'batch-consumer key, transport defaults, each message'
+
 The first contender is the reference of the ratios. Options: --jar (default
 benchmarks/target/benchmarks.jar, its lib/ beside it), --rounds (9), --per-jvm (3), --heap (1g, every JVM), and
 --runner='...' (default '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'). Writes each
@@ -44,7 +51,10 @@ def start_broker(jar, heap, out):
 
 def run_one(jar, heap, runner, per_jvm, bootstrap, spec, directory):
     name, _, flags = spec.partition('|')
-    command = ['java', '-Xmx' + heap, *flags.split(), '-jar', jar, '--broker=' + bootstrap, '--contender=' + name,
+    flags = flags.split()
+    jar = next((flag[len('jar='):] for flag in flags if flag.startswith('jar=')), jar)
+    flags = [flag for flag in flags if not flag.startswith('jar=')]
+    command = ['java', '-Xmx' + heap, *flags, '-jar', jar, '--broker=' + bootstrap, '--contender=' + name,
                f'--rounds={per_jvm}', *runner.split(), '--out=' + directory]
     with open(directory + '.log', 'w') as log:
         subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True)

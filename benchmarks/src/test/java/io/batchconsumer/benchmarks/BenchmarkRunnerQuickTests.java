@@ -26,7 +26,8 @@ class BenchmarkRunnerQuickTests {
 			"batch-consumer unordered, generic defaults", "batch-consumer key, generic defaults",
 			"batch-consumer unordered, transport defaults", "batch-consumer key, transport defaults",
 			"batch-consumer unordered, transport defaults, each message",
-			"batch-consumer key, transport defaults, each message");
+			"batch-consumer key, transport defaults, each message",
+			"batch-consumer partition, transport defaults, each message");
 
 	@TempDir
 	Path out;

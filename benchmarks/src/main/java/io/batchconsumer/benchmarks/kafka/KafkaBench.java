@@ -70,7 +70,8 @@ public final class KafkaBench implements AutoCloseable {
 				BatchConsumerContender.defaults(this.transport, Ordering.UNORDERED, true),
 				BatchConsumerContender.defaults(this.transport, Ordering.KEY, true),
 				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.UNORDERED),
-				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.KEY), new PerfectPoolContender())
+				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.KEY),
+				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.PARTITION), new PerfectPoolContender())
 			.filter((contender) -> options.includes(contender.name()))
 			.toList();
 	}

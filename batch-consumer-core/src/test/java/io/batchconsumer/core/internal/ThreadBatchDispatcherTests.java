@@ -1,0 +1,102 @@
+package io.batchconsumer.core.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerObserver;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.TagExpression;
+import io.batchconsumer.core.TopicPartition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How {@link ThreadBatchDispatcher#dispatch} cuts batches in {@code key} order: whole keys per slice,
+ * and as many slices as the partition's share of the free places. Workers here run each slice at once
+ * on the test's thread and record what the listener got; the completions stay in the mailbox.
+ */
+class ThreadBatchDispatcherTests {
+
+	private static final int THREADS = 4;
+
+	private final List<List<Message<byte[]>>> calls = new ArrayList<>();
+
+	private final List<Completion> mailbox = new ArrayList<>();
+
+	@Test
+	void aSinglePartitionIsCutByKeyForEveryThread() {
+		Partitions partitions = partitions(1);
+		fill(partitions.all().get(0), 100);
+		dispatcher(partitions).dispatch(0);
+
+		assertThat(this.calls).as("a slice (or more, a part longer than the slice size is cut) for each thread")
+			.hasSizeGreaterThanOrEqualTo(THREADS);
+		Map<String, Long> slicesOfKey = this.calls.stream()
+			.flatMap((call) -> call.stream().map(Message::key).distinct())
+			.collect(Collectors.groupingBy((key) -> key, Collectors.counting()));
+		assertThat(slicesOfKey.values()).as("each key in one slice").containsOnly(1L);
+		assertThat(this.calls.stream().mapToInt(List::size).sum()).isEqualTo(THREADS * 10);
+	}
+
+	@Test
+	void withFewerPartitionsThanThreadsABusyPartitionIsCutIntoItsShareOfTheFreePlaces() {
+		Partitions partitions = partitions(3);
+		fill(partitions.all().get(0), 1000);
+		fill(partitions.all().get(1), 10);
+		fill(partitions.all().get(2), 10);
+		dispatcher(partitions).dispatch(0);
+
+		Map<Integer, Long> slicesOfPartition = slicesOfPartition();
+		assertThat(slicesOfPartition.get(0)).as("the busy partition's batch cut by key").isGreaterThanOrEqualTo(3);
+		assertThat(slicesOfPartition).as("each quiet one's in one").containsEntry(1, 1L).containsEntry(2, 1L);
+	}
+
+	private Map<Integer, Long> slicesOfPartition() {
+		return this.calls.stream()
+			.collect(Collectors.groupingBy((call) -> call.get(0).partition(), Collectors.counting()));
+	}
+
+	private ThreadBatchDispatcher dispatcher(Partitions partitions) {
+		ContainerOptions options = options();
+		SliceRunner runner = new SliceRunner(options, (slice) -> {
+			this.calls.add(List.copyOf(slice));
+			return BatchResult.success();
+		}, (deadLetter) -> {
+		}, ContainerObserver.NONE, new ContainerStatus("dispatch", THREADS));
+		return new ThreadBatchDispatcher(options, partitions, runner, Runnable::run, this.mailbox::add,
+				new MessageSelector("dispatch", TagExpression.parse("*"), null, new Counters()),
+				new DueGate(Duration.ZERO, Clock.systemUTC()));
+	}
+
+	private static ContainerOptions options() {
+		return ContainerOptions.builder("dispatch").topics("t").ordering(Ordering.KEY).threadSize(THREADS)
+			.consumerBatchSize(10).build();
+	}
+
+	private static Partitions partitions(int count) {
+		Partitions partitions = new Partitions(Ordering.KEY);
+		for (int p = 0; p < count; p++) {
+			partitions.assign(new TopicPartition("t", p));
+		}
+		return partitions;
+	}
+
+	/** {@code count} messages at offsets 0 and up, each with a key of its own. */
+	private static void fill(PartitionState partition, int count) {
+		for (long offset = 0; offset < count; offset++) {
+			partition.add(Message.raw("t", partition.partition.partition(), offset, "k" + offset,
+					("m" + offset).getBytes(StandardCharsets.UTF_8), null, 0));
+		}
+	}
+
+}
