@@ -81,7 +81,13 @@ final class BatchConsumerContender implements Contender {
 				: name + ", " + this.defaults + " defaults" + (this.eachMessage ? ", each message" : "");
 	}
 
-	private ContainerOptions options(Scenario scenario, String group) {
+	/**
+	 * The options this contender runs with in a scenario.
+	 * @param scenario the scenario
+	 * @param group the group, also the container id
+	 * @return the options
+	 */
+	ContainerOptions options(Scenario scenario, String group) {
 		if (this.defaults == null) {
 			return options(scenario, group, this.ordering);
 		}

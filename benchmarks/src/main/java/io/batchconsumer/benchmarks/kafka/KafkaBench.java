@@ -21,6 +21,7 @@ import io.batchconsumer.benchmarks.RunnerOptions;
 import io.batchconsumer.benchmarks.Scenario;
 import io.batchconsumer.benchmarks.Tally;
 import io.batchconsumer.benchmarks.ThreadCpu;
+import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.kafka.KafkaTransport;
 
@@ -174,27 +175,27 @@ public final class KafkaBench implements AutoCloseable {
 	}
 
 	private static String memoryNote(Contender contender, Scenario scenario) {
-		if (!(contender instanceof BatchConsumerContender)) {
+		if (!(contender instanceof BatchConsumerContender ours)) {
 			return "";
 		}
-		long[] bounds = backlogBounds(scenario);
+		long[] bounds = backlogBounds(ours.options(scenario, "bound"), scenario.partitions());
 		return String.format("limits: pull-threshold-for-queue x partitions + one pull = %,d; "
 				+ "(pull-threshold-for-queue + one pull) x partitions = %,d", bounds[0], bounds[1]);
 	}
 
 	/**
-	 * The two backlog limits of ours in a scenario: {@code threshold × partitions + pull batch} (one
-	 * pull over all partitions), and {@code (threshold + pull batch) × partitions} (flow control
+	 * The two backlog limits of ours with these options: {@code threshold × partitions + pull batch}
+	 * (one pull over all partitions), and {@code (threshold + pull batch) × partitions} (flow control
 	 * looks at each partition before a poll, and one poll may bring a whole pull batch to one
 	 * partition).
-	 * @param scenario the scenario
+	 * @param options the options the container runs with
+	 * @param partitions the partitions it consumes
 	 * @return the two limits, tighter first
 	 */
-	public static long[] backlogBounds(Scenario scenario) {
-		var options = BatchConsumerContender.options(scenario, "bound", Ordering.UNORDERED);
+	static long[] backlogBounds(ContainerOptions options, int partitions) {
 		long threshold = options.pullThresholdForQueue();
 		long pull = options.pullBatchSize();
-		return new long[] { threshold * scenario.partitions() + pull, (threshold + pull) * scenario.partitions() };
+		return new long[] { threshold * partitions + pull, (threshold + pull) * partitions };
 	}
 
 	/** A new group per run; named after this process too, since runners in other JVMs may share the broker. */
