@@ -72,6 +72,9 @@ class PostgresOutageTests {
 	@Autowired
 	private JdbcTemplate jdbc;
 
+	/** Batches sent again because the database could not store them. */
+	private int resends;
+
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) {
 		registry.add("spring.datasource.url", postgres::jdbcUrl);
@@ -116,18 +119,35 @@ class PostgresOutageTests {
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> queues.assertCommittedToTheEnd(TOPIC, TOPIC));
 		assertThat(this.listener.seen).as("seed %d", seed)
 			.containsExactlyInAnyOrderElementsOf(IntStream.range(0, total).mapToObj(PostgresOutageTests::payload).toList());
-		System.out.printf("PostgresOutageTests: %d messages, %d outages of %s, lost 0, failed commits %d%n", total,
-				outages, outage, container.stats().commitsFailed());
+		System.out.printf("PostgresOutageTests: %d messages, %d outages of %s, lost 0, failed commits %d, batches sent again %d%n",
+				total, outages, outage, container.stats().commitsFailed(), this.resends);
 	}
 
+	/**
+	 * Sends like a producer that outlives an outage: a batch is stored in one transaction, so one
+	 * that failed stored nothing and is sent again. Right after a restart the pool may still be
+	 * without connections (HikariCP waits up to 5 s between attempts to open one once they
+	 * failed), and a send then fails after the 1 s connection timeout although the container
+	 * already read again; CI met that once.
+	 */
 	private int send(int from, int count) {
 		for (int first = from; first < from + count; first += 500) {
 			List<String> batch = IntStream.range(first, Math.min(first + 500, from + count))
 				.mapToObj(PostgresOutageTests::payload)
 				.toList();
-			assertThat(this.producer.sendBatch(TOPIC, batch)).allMatch(SendResult::isStored);
+			await().pollDelay(Duration.ZERO).atMost(Duration.ofSeconds(30)).until(() -> stored(batch));
 		}
 		return from + count;
+	}
+
+	private boolean stored(List<String> batch) {
+		List<SendResult> results = this.producer.sendBatch(TOPIC, batch);
+		if (results.stream().allMatch(SendResult::isStored)) {
+			return true;
+		}
+		assertThat(results).as("a failed batch stores nothing").noneMatch(SendResult::isStored);
+		this.resends++;
+		return false;
 	}
 
 	private void assertHealth(int httpStatus, String status) {
