@@ -18,6 +18,9 @@ import java.util.function.Function;
  * wait only for older ones, so there is no deadlock. A waiting slice holds no thread: the gate hands
  * it back when it becomes runnable.
  *
+ * <p>A run ({@link #enterBehindAll}) names no key: it waits for every slice in the gate, and every
+ * slice that enters after it waits for it, as if it held every key.
+ *
  * <p>Cost: one map update per message key as a slice enters (a key repeated in the slice finds
  * itself as the newest holder and is skipped), one conditional removal per distinct key and one
  * count per waiting successor as it leaves. A slice's keys are not collected in a set first.
@@ -35,6 +38,9 @@ public final class KeyGate<S> {
 	private final Map<S, Holder<S>> holders = new IdentityHashMap<>();
 
 	private final Function<S, ? extends Iterable<String>> keysOf;
+
+	/** The newest run ({@link #enterBehindAll}) while it is in the gate, else {@code null}. */
+	private Holder<S> behindAll;
 
 	/**
 	 * Creates a gate.
@@ -55,6 +61,11 @@ public final class KeyGate<S> {
 		if (this.holders.putIfAbsent(slice, holder) != null) {
 			throw new IllegalStateException("slice entered the key gate twice");
 		}
+		Holder<S> run = this.behindAll;
+		if (run != null) {
+			run.addSuccessor(holder);
+			holder.waitingFor++;
+		}
 		for (String key : this.keysOf.apply(slice)) {
 			if (key == null) {
 				continue;
@@ -69,6 +80,28 @@ public final class KeyGate<S> {
 				holder.waitingFor++;
 			}
 		}
+		return holder.waitingFor == 0;
+	}
+
+	/**
+	 * Queues a run behind every slice in the gate, whatever their keys, and every slice that enters
+	 * after it behind it: a slice of consecutive messages of the partition that names no key. It costs
+	 * one step per slice in the gate and none per message.
+	 * @param slice the slice, newer than every slice entered before
+	 * @return {@code true} when it may run now (the gate was empty)
+	 */
+	public boolean enterBehindAll(S slice) {
+		Holder<S> holder = new Holder<>(slice);
+		if (this.holders.putIfAbsent(slice, holder) != null) {
+			throw new IllegalStateException("slice entered the key gate twice");
+		}
+		for (Holder<S> older : this.holders.values()) {
+			if (older != holder) {
+				older.addSuccessor(holder);
+				holder.waitingFor++;
+			}
+		}
+		this.behindAll = holder;
 		return holder.waitingFor == 0;
 	}
 
@@ -89,6 +122,9 @@ public final class KeyGate<S> {
 					+ " older slice(s) held some of its keys");
 		}
 		this.holders.remove(slice);
+		if (this.behindAll == holder) {
+			this.behindAll = null;
+		}
 		for (String key : holder.keys) {
 			this.newest.remove(key, holder);
 		}

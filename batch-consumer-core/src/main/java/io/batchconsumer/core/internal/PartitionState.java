@@ -134,9 +134,19 @@ final class PartitionState {
 		return slices;
 	}
 
-	/** Whether the slice may run now; otherwise the key gate holds it until its keys are free. */
-	boolean enterKeyGate(Slice slice) {
-		return this.keyGate == null || this.keyGate.enter(slice);
+	/**
+	 * Whether the slice may run now; otherwise the key gate holds it until its keys are free, or, for
+	 * a run of consecutive messages, until every older slice of the partition left (see
+	 * {@link io.batchconsumer.core.batch.KeyGate#enterBehindAll}).
+	 * @param slice the slice
+	 * @param run whether it is a run that waits behind every older slice instead of naming its keys
+	 * @return {@code true} when it may run now
+	 */
+	boolean enterKeyGate(Slice slice, boolean run) {
+		if (this.keyGate == null) {
+			return true;
+		}
+		return run ? this.keyGate.enterBehindAll(slice) : this.keyGate.enter(slice);
 	}
 
 	/** A slice of this epoch goes to a worker. */

@@ -73,6 +73,9 @@ final class PollLoop implements Runnable {
 
 	private boolean subscribed;
 
+	/** The owner's CPU time at the end of the last turn, for its cost per message. */
+	private long cpuBefore;
+
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
 			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate) {
 		this.ticker = ticker;
@@ -97,6 +100,7 @@ final class PollLoop implements Runnable {
 	public void run() {
 		try {
 			this.status.state(ContainerState.RUNNING);
+			this.cpuBefore = this.ticker.threadCpuNanos();
 			while (this.running) {
 				runOnce();
 			}
@@ -167,8 +171,11 @@ final class PollLoop implements Runnable {
 			commitIfDue();
 			applyFlowControl();
 			dispatch();
-			pollOnce();
+			int polled = pollOnce();
 			dispatch();
+			long cpu = this.ticker.threadCpuNanos();
+			this.dispatcher.ownerSpent(cpu - this.cpuBefore, polled, this.ticker.nanoTime());
+			this.cpuBefore = cpu;
 			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busyThreads(), this.source,
 					this.commands.isPaused());
 		}
@@ -182,13 +189,14 @@ final class PollLoop implements Runnable {
 		}
 	}
 
-	private void pollOnce() {
+	/** Polls unless pacing holds the poll back; returns the messages polled. */
+	private int pollOnce() {
 		long now = this.ticker.nanoTime();
 		long wait = Math.min(this.options.pollTimeout().toNanos(), nanosUntilSomethingIsDue(now));
 		long hold = this.pacing.holdNanos(this.partitions.all(), this.dispatcher.busy(), now);
 		if (hold > 0) {
 			waitForMailbox(Math.min(wait, hold), this.dispatcher.completionsToAwait());
-			return;
+			return 0;
 		}
 		List<Message<byte[]>> messages;
 		this.inPoll = true;
@@ -201,6 +209,7 @@ final class PollLoop implements Runnable {
 		this.status.sourceError(null);
 		this.partitions.buffer(messages);
 		this.pacing.polled(now, !messages.isEmpty());
+		return messages.size();
 	}
 
 	/**

@@ -25,11 +25,27 @@ final class SliceSizing {
 	/** The listener time a grown slice aims at. */
 	static final long TARGET_NANOS = 100_000;
 
+	/** Messages a window of the owner's cost covers before it counts. */
+	static final int OWNER_WINDOW_MESSAGES = 4096;
+
+	/** A window that took longer forgets the owner's cost: at such rates the owner is not the bound. */
+	static final long OWNER_WINDOW_NANOS = 1_000_000_000L;
+
 	/** Whether one call takes the whole slice ({@link SliceListener#handlesEachMessage()}). */
 	private final boolean wholeSliceCalls;
 
 	/** Moving average of the listener time per message (nanoseconds, at least 1); 0 before the first completion. */
 	private long nanosPerMessage;
+
+	/** Moving average of the owner's CPU time per message it polled (nanoseconds); 0 while unknown. */
+	private long ownerNanosPerMessage;
+
+	/** The owner's CPU time and messages in the current window, and when it began. */
+	private long windowCpu;
+
+	private long windowMessages;
+
+	private long windowStart;
 
 	SliceSizing(SliceListener listener) {
 		this.wholeSliceCalls = listener.handlesEachMessage();
@@ -47,6 +63,48 @@ final class SliceSizing {
 		long sample = Math.max(1, nanos / messages);
 		this.nanosPerMessage = (this.nanosPerMessage == 0) ? sample
 				: this.nanosPerMessage + (sample - this.nanosPerMessage) / 8;
+	}
+
+	/**
+	 * Takes the owner thread's CPU time since the last call and the messages it polled meanwhile.
+	 * A window of at least {@value #OWNER_WINDOW_MESSAGES} messages updates the average (a quarter of
+	 * the new sample); a window that took longer than {@value #OWNER_WINDOW_NANOS} ns forgets it.
+	 * @param cpuNanos the owner's CPU time, 0 where not measured
+	 * @param messages the messages polled
+	 * @param nowNanos the monotonic time
+	 */
+	void ownerSpent(long cpuNanos, int messages, long nowNanos) {
+		if (this.windowMessages == 0 && this.windowCpu == 0) {
+			this.windowStart = nowNanos;
+		}
+		this.windowCpu += cpuNanos;
+		this.windowMessages += messages;
+		if (this.windowMessages >= OWNER_WINDOW_MESSAGES) {
+			long sample = this.windowCpu / this.windowMessages;
+			this.ownerNanosPerMessage = (this.ownerNanosPerMessage == 0) ? sample
+					: this.ownerNanosPerMessage + (sample - this.ownerNanosPerMessage) / 4;
+		}
+		else if (nowNanos - this.windowStart <= OWNER_WINDOW_NANOS) {
+			return;
+		}
+		else {
+			this.ownerNanosPerMessage = 0;
+		}
+		this.windowCpu = 0;
+		this.windowMessages = 0;
+	}
+
+	/**
+	 * Whether the owner thread bounds the rate: a worker handles a message in less than half the
+	 * owner's time for it, so one worker keeps up with all the owner hands out, and cutting a run
+	 * for more workers only costs the owner. Both are measured; until they are, {@code false}. A
+	 * {@code key} batch is then not cut (see {@link ThreadBatchDispatcher}): one slice of up to
+	 * {@code thread-size} times {@link #maxSliceSize}.
+	 * @return {@code true} when a {@code key} batch is best handed out whole
+	 */
+	boolean ownerBound() {
+		return this.nanosPerMessage > 0 && this.ownerNanosPerMessage > 0
+				&& this.nanosPerMessage * 2 < this.ownerNanosPerMessage;
 	}
 
 	/**

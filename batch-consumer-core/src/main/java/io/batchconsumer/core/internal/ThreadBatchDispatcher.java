@@ -26,7 +26,19 @@ import io.batchconsumer.core.Ordering;
  * ({@link SliceSizing}; a list listener then gets a slice in calls of at most
  * {@code consumerBatchSize}, see {@link SliceRunner}). In {@code key} order a slice holds whole keys, and
  * a longer part (a hot key) is cut into slices that run one after the other through the key gate.
- * Partitions take turns: each round starts after the partition served first last time, and no
+ *
+ * <p>In {@code key} order, while the owner thread is the bound ({@link SliceSizing#ownerBound()}: a
+ * worker takes less than half the owner's time for a message, both measured), a batch is not cut: it
+ * is one slice of consecutive messages, up to as many grown slices as it could have been cut into,
+ * and it enters the key gate behind every older slice of its partition, naming no key
+ * ({@link io.batchconsumer.core.batch.KeyGate#enterBehindAll}). One worker keeps up with all the owner
+ * hands out then; the owner saves the key hashing and the gate's map update per message, and the
+ * workers read the messages in the order they were allocated (benchmarks/results/issue17-owner-bound).
+ * A partition's batches then run one at a time; as soon as the workers' time per message grows past
+ * half the owner's, batches are cut by key again. {@code unordered} batches are cut as ever: their
+ * slices are consecutive already, and not cutting them measured no gain.
+ *
+ * <p>Partitions take turns: each round starts after the partition served first last time, and no
  * partition takes more than its share of the idle workers while others wait.
  *
  * <p>Up to {@value #HANDED_OUT_PER_WORKER} slices per worker are handed out at once: one runs, the
@@ -89,6 +101,16 @@ final class ThreadBatchDispatcher {
 	/** Takes tuned options: the next batches are formed with them. */
 	void retune(ContainerOptions tuned) {
 		this.options = tuned;
+	}
+
+	/**
+	 * Takes the owner's CPU time for a turn of its loop (see {@link SliceSizing#ownerSpent}).
+	 * @param cpuNanos the owner's CPU time in the turn
+	 * @param polled the messages it polled
+	 * @param nowNanos the monotonic time
+	 */
+	void ownerSpent(long cpuNanos, int polled, long nowNanos) {
+		this.sizing.ownerSpent(cpuNanos, polled, nowNanos);
 	}
 
 	/** Slices handed out (running or in the pool's queue) and not completed. */
@@ -263,8 +285,10 @@ final class ThreadBatchDispatcher {
 		int most = (this.options.ordering() == Ordering.PARTITION) ? 1 : Math.min(workers, this.options.threadSize());
 		// Counts no further than the batch can take: a scan per batch as long as the run it takes.
 		int buffered = partition.leading(most * sliceSize, this.dueGate::isDue);
-		int n = Math.min(most, SliceSplitter.ceilDiv(buffered, batchSize));
-		List<Message<byte[]>> taken = partition.take(Math.min(buffered, n * sliceSize));
+		// While the owner is the bound, a key batch is one run of consecutive messages, not cut.
+		boolean whole = this.options.ordering() == Ordering.KEY && this.sizing.ownerBound();
+		int n = whole ? 1 : Math.min(most, SliceSplitter.ceilDiv(buffered, batchSize));
+		List<Message<byte[]>> taken = partition.take(Math.min(buffered, (whole ? most : n) * sliceSize));
 		long first = taken.get(0).offset();
 		long last = taken.get(taken.size() - 1).offset();
 		List<Message<byte[]>> run = this.selector.select(taken);
@@ -278,12 +302,18 @@ final class ThreadBatchDispatcher {
 		if (this.options.ordering() == Ordering.KEY) {
 			this.keyless.check(run);
 		}
-		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY)
-				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : SliceSplitter.consecutive(run, n);
+		List<List<Message<byte[]>>> parts;
+		if (whole) {
+			parts = List.of(run);
+		}
+		else {
+			parts = (this.options.ordering() == Ordering.KEY)
+					? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : SliceSplitter.consecutive(run, n);
+		}
 		int started = 0;
 		// The batch covers the filtered messages too, so the watermark passes them.
 		for (Slice slice : partition.openBatch(first, last, parts, this.sizing.callSize(this.options), nowNanos)) {
-			if (partition.enterKeyGate(slice)) {
+			if (partition.enterKeyGate(slice, whole)) {
 				runnable.add(slice);
 				started++;
 			}

@@ -1,5 +1,8 @@
 package io.batchconsumer.core.internal;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
 /**
  * The engine's time source: a monotonic clock for intervals and deadlines and a wall clock for what
  * the statistics show. Injected so the owner's decisions (when to commit, when to look at a paused
@@ -22,6 +25,16 @@ interface Ticker {
 			return System.currentTimeMillis();
 		}
 
+		private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+
+		private final boolean measured = this.threads.isCurrentThreadCpuTimeSupported()
+				&& this.threads.isThreadCpuTimeEnabled();
+
+		@Override
+		public long threadCpuNanos() {
+			return this.measured ? this.threads.getCurrentThreadCpuTime() : 0;
+		}
+
 	};
 
 	/**
@@ -35,5 +48,14 @@ interface Ticker {
 	 * @return milliseconds since the epoch
 	 */
 	long currentTimeMillis();
+
+	/**
+	 * The CPU time the calling thread used, for the owner's cost per message (see
+	 * {@link SliceSizing#ownerSpent}).
+	 * @return nanoseconds, or always 0 where not measured (a test ticker, a JVM without thread CPU time)
+	 */
+	default long threadCpuNanos() {
+		return 0;
+	}
 
 }

@@ -62,19 +62,40 @@ class KeyGateTests {
 		handsOutExactlyByTheDefinition(40, 5_000, 60);
 	}
 
+	/**
+	 * The same with a run now and then ({@link KeyGate#enterBehindAll}): by the definition it shares
+	 * a key with every slice, so it runs when no older slice is in the gate, and every newer slice
+	 * waits for it.
+	 */
+	@Test
+	void aRunWaitsForEveryOlderSliceAndEveryNewerSliceWaitsForItOverManySeeds() {
+		handsOutExactlyByTheDefinition(300, 8, 12, 5);
+		handsOutExactlyByTheDefinition(40, 5_000, 60, 3);
+	}
+
 	private static void handsOutExactlyByTheDefinition(int seeds, int distinctKeys, int mostKeys) {
+		handsOutExactlyByTheDefinition(seeds, distinctKeys, mostKeys, 0);
+	}
+
+	/** @param runOneIn one slice in this many enters as a run, none for 0 */
+	private static void handsOutExactlyByTheDefinition(int seeds, int distinctKeys, int mostKeys, int runOneIn) {
 		for (long seed = 1; seed <= seeds; seed++) {
 			Random random = new Random(seed);
 			Map<String, List<String>> keysOf = new HashMap<>();
 			KeyGate<String> randomGate = new KeyGate<>(keysOf::get);
 			List<String> inGate = new ArrayList<>();
+			Set<String> runs = new HashSet<>();
 			Set<String> handedOut = new LinkedHashSet<>();
 			for (int step = 0, entered = 0; step < 400; step++) {
 				if (handedOut.isEmpty() || (random.nextInt(3) > 0 && entered < 200)) {
 					String slice = "s" + entered++;
-					keysOf.put(slice, randomKeys(random, distinctKeys, mostKeys));
 					inGate.add(slice);
-					if (randomGate.enter(slice)) {
+					boolean run = runOneIn > 0 && random.nextInt(runOneIn) == 0;
+					keysOf.put(slice, run ? List.of() : randomKeys(random, distinctKeys, mostKeys));
+					if (run) {
+						runs.add(slice);
+					}
+					if (run ? randomGate.enterBehindAll(slice) : randomGate.enter(slice)) {
 						handedOut.add(slice);
 					}
 				}
@@ -86,12 +107,17 @@ class KeyGateTests {
 				}
 				List<String> free = new ArrayList<>();
 				Set<String> olderKeys = new HashSet<>();
-				for (String slice : inGate) {
+				boolean olderRun = false;
+				for (int i = 0; i < inGate.size(); i++) {
+					String slice = inGate.get(i);
 					List<String> keys = keysOf.get(slice);
-					if (keys.stream().noneMatch((key) -> key != null && olderKeys.contains(key))) {
+					boolean sharesAKey = runs.contains(slice) ? i > 0
+							: keys.stream().anyMatch((key) -> key != null && olderKeys.contains(key));
+					if (!sharesAKey && !olderRun) {
 						free.add(slice);
 					}
 					olderKeys.addAll(keys);
+					olderRun |= runs.contains(slice);
 				}
 				assertThat(handedOut).as("seed %d, step %d", seed, step).containsExactlyInAnyOrderElementsOf(free);
 			}

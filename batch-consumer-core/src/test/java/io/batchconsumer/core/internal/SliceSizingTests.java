@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The length of a slice: {@code consumer-batch-size} until the listener was measured, then 100 µs
  * of its measured time per message, between {@code consumer-batch-size} and {@code pull-batch-size},
  * back down as the work gets slower; a list listener's calls take at most {@code consumer-batch-size}
- * of it, a listener that handles each message takes it whole.
+ * of it, a listener that handles each message takes it whole. And when the owner thread is the bound:
+ * while a worker's time for a message is less than half the owner's.
  */
 class SliceSizingTests {
 
@@ -53,6 +54,35 @@ class SliceSizingTests {
 		sizing.completed(10, 4_000);
 		assertThat(sizing.maxSliceSize(this.options)).isEqualTo(250);
 		assertThat(sizing.callSize(this.options)).isEqualTo(10);
+	}
+
+	@Test
+	void theOwnerIsTheBoundOnceBothAreMeasuredAndAWorkerTakesLessThanHalfTheOwnersTimeForAMessage() {
+		SliceSizing sizing = new SliceSizing(SliceListener.eachMessage((message) -> {
+		}));
+		sizing.completed(1000, 100_000); // 100 ns a message on a worker
+		assertThat(sizing.ownerBound()).as("the owner not measured yet").isFalse();
+		sizing.ownerSpent(1_000_000, SliceSizing.OWNER_WINDOW_MESSAGES - 1, 0);
+		assertThat(sizing.ownerBound()).as("the window is not full").isFalse();
+		sizing.ownerSpent(0, 1, 1); // 1 ms for 4096 messages: 244 ns a message
+		assertThat(sizing.ownerBound()).isTrue();
+		for (int i = 0; i < 40; i++) {
+			sizing.completed(1000, 150_000); // 150 ns: more than half the owner's 244
+		}
+		assertThat(sizing.ownerBound()).isFalse();
+	}
+
+	@Test
+	void aWindowLongerThanASecondForgetsTheOwnersCost() {
+		SliceSizing sizing = new SliceSizing(SliceListener.eachMessage((message) -> {
+		}));
+		sizing.completed(1000, 100_000);
+		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, 0); // 1,000 ns a message
+		assertThat(sizing.ownerBound()).isTrue();
+		sizing.ownerSpent(50_000, 10, 1);
+		assertThat(sizing.ownerBound()).as("within the second").isTrue();
+		sizing.ownerSpent(50_000, 10, 1 + SliceSizing.OWNER_WINDOW_NANOS + 1);
+		assertThat(sizing.ownerBound()).as("a few messages a second: the owner is not the bound").isFalse();
 	}
 
 	@Test

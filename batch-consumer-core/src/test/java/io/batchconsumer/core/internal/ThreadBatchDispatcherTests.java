@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * How {@link ThreadBatchDispatcher#dispatch} cuts batches in {@code key} order: whole keys per slice,
- * and as many slices as the partition's share of the free places. Workers here run each slice at once
+ * and as many slices as the partition's share of the free places; while the owner thread is the bound,
+ * runs of consecutive messages, each behind the one before. Workers here run each slice at once
  * on the test's thread and record what the listener got; the completions stay in the mailbox.
  */
 class ThreadBatchDispatcherTests {
@@ -61,6 +63,33 @@ class ThreadBatchDispatcherTests {
 		assertThat(slicesOfPartition).as("each quiet one's in one").containsEntry(1, 1L).containsEntry(2, 1L);
 	}
 
+	@Test
+	void whileTheOwnerIsTheBoundABatchGoesOutInRunsOfConsecutiveMessagesOneAfterTheOther() {
+		Partitions partitions = partitions(1);
+		PartitionState partition = partitions.all().get(0);
+		ThreadBatchDispatcher dispatcher = dispatcher(partitions);
+		fill(partition, 0, 10);
+		dispatcher.dispatch(0);
+		this.mailbox.forEach(dispatcher::complete); // the workers' time is measured
+		// The owner spent 1 ms a message: more than twice what a worker in this test takes.
+		dispatcher.ownerSpent(SliceSizing.OWNER_WINDOW_MESSAGES * 1_000_000L, SliceSizing.OWNER_WINDOW_MESSAGES, 0);
+		this.mailbox.clear();
+		this.calls.clear();
+		fill(partition, 10, 2000);
+		List<Long> handedOut = new ArrayList<>();
+		while (handedOut.size() < 2000) {
+			dispatcher.dispatch(0);
+			assertThat(this.mailbox).as("one run at a time, each behind the one before").hasSize(1);
+			this.calls.forEach((call) -> call.forEach((message) -> handedOut.add(message.offset())));
+			this.calls.clear();
+			List<Completion> completed = List.copyOf(this.mailbox);
+			this.mailbox.clear();
+			completed.forEach(dispatcher::complete);
+		}
+		assertThat(handedOut).as("consecutive, in order")
+			.containsExactlyElementsOf(LongStream.range(10, 2010).boxed().toList());
+	}
+
 	private Map<Integer, Long> slicesOfPartition() {
 		return this.calls.stream()
 			.collect(Collectors.groupingBy((call) -> call.get(0).partition(), Collectors.counting()));
@@ -93,7 +122,12 @@ class ThreadBatchDispatcherTests {
 
 	/** {@code count} messages at offsets 0 and up, each with a key of its own. */
 	private static void fill(PartitionState partition, int count) {
-		for (long offset = 0; offset < count; offset++) {
+		fill(partition, 0, count);
+	}
+
+	/** {@code count} messages at offsets {@code from} and up, each with a key of its own. */
+	private static void fill(PartitionState partition, long from, int count) {
+		for (long offset = from; offset < from + count; offset++) {
 			partition.add(Message.raw("t", partition.partition.partition(), offset, "k" + offset,
 					("m" + offset).getBytes(StandardCharsets.UTF_8), null, 0));
 		}
