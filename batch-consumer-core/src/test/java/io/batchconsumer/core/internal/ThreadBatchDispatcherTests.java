@@ -71,8 +71,8 @@ class ThreadBatchDispatcherTests {
 		fill(partition, 0, 10);
 		dispatcher.dispatch(0);
 		this.mailbox.forEach(dispatcher::complete); // the workers' time is measured
-		// The owner spent 1 ms a message: more than twice what a worker in this test takes.
-		dispatcher.ownerSpent(SliceSizing.OWNER_WINDOW_MESSAGES * 1_000_000L, SliceSizing.OWNER_WINDOW_MESSAGES, 0);
+		// The owner spent 1 s a message: more than twice what a worker in this test takes, paused or not.
+		dispatcher.ownerSpent(SliceSizing.OWNER_WINDOW_MESSAGES * 1_000_000_000L, SliceSizing.OWNER_WINDOW_MESSAGES, 0);
 		this.mailbox.clear();
 		this.calls.clear();
 		fill(partition, 10, 2000);
