@@ -57,10 +57,7 @@ public final class KeyGate<S> {
 	 * @return {@code true} when it may run now
 	 */
 	public boolean enter(S slice) {
-		Holder<S> holder = new Holder<>(slice);
-		if (this.holders.putIfAbsent(slice, holder) != null) {
-			throw new IllegalStateException("slice entered the key gate twice");
-		}
+		Holder<S> holder = register(slice);
 		Holder<S> run = this.behindAll;
 		if (run != null) {
 			run.addSuccessor(holder);
@@ -91,10 +88,7 @@ public final class KeyGate<S> {
 	 * @return {@code true} when it may run now (the gate was empty)
 	 */
 	public boolean enterBehindAll(S slice) {
-		Holder<S> holder = new Holder<>(slice);
-		if (this.holders.putIfAbsent(slice, holder) != null) {
-			throw new IllegalStateException("slice entered the key gate twice");
-		}
+		Holder<S> holder = register(slice);
 		for (Holder<S> older : this.holders.values()) {
 			if (older != holder) {
 				older.addSuccessor(holder);
@@ -103,6 +97,14 @@ public final class KeyGate<S> {
 		}
 		this.behindAll = holder;
 		return holder.waitingFor == 0;
+	}
+
+	private Holder<S> register(S slice) {
+		Holder<S> holder = new Holder<>(slice);
+		if (this.holders.putIfAbsent(slice, holder) != null) {
+			throw new IllegalStateException("slice entered the key gate twice");
+		}
+		return holder;
 	}
 
 	/**

@@ -173,9 +173,11 @@ final class PollLoop implements Runnable {
 			dispatch();
 			int polled = pollOnce();
 			dispatch();
-			long cpu = this.ticker.threadCpuNanos();
-			this.dispatcher.ownerSpent(cpu - this.cpuBefore, polled, this.ticker.nanoTime());
-			this.cpuBefore = cpu;
+			if (this.dispatcher.weighsOwner()) {
+				long cpu = this.ticker.threadCpuNanos();
+				this.dispatcher.ownerSpent(cpu - this.cpuBefore, polled, this.ticker.nanoTime());
+				this.cpuBefore = cpu;
+			}
 			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busyThreads(), this.source,
 					this.commands.isPaused());
 		}

@@ -40,7 +40,10 @@ final class SliceSizing {
 	/** Moving average of the owner's CPU time per message it polled (nanoseconds); 0 while unknown. */
 	private long ownerNanosPerMessage;
 
-	/** The owner's CPU time and messages in the current window, and when it began. */
+	/**
+	 * The owner's CPU time and messages in the current window, and when it began: where the last one
+	 * ended (the first at 0, so it may end at once, before anything was measured).
+	 */
 	private long windowCpu;
 
 	private long windowMessages;
@@ -74,9 +77,6 @@ final class SliceSizing {
 	 * @param nowNanos the monotonic time
 	 */
 	void ownerSpent(long cpuNanos, int messages, long nowNanos) {
-		if (this.windowMessages == 0 && this.windowCpu == 0) {
-			this.windowStart = nowNanos;
-		}
 		this.windowCpu += cpuNanos;
 		this.windowMessages += messages;
 		if (this.windowMessages >= OWNER_WINDOW_MESSAGES) {
@@ -92,6 +92,7 @@ final class SliceSizing {
 		}
 		this.windowCpu = 0;
 		this.windowMessages = 0;
+		this.windowStart = nowNanos;
 	}
 
 	/**

@@ -104,6 +104,15 @@ final class ThreadBatchDispatcher {
 	}
 
 	/**
+	 * Whether the owner's cost per message decides how batches are cut: in {@code key} order only, so
+	 * the owner measures its CPU time only then.
+	 * @return {@code true} in {@code key} order
+	 */
+	boolean weighsOwner() {
+		return this.options.ordering() == Ordering.KEY;
+	}
+
+	/**
 	 * Takes the owner's CPU time for a turn of its loop (see {@link SliceSizing#ownerSpent}).
 	 * @param cpuNanos the owner's CPU time in the turn
 	 * @param polled the messages it polled
@@ -286,7 +295,7 @@ final class ThreadBatchDispatcher {
 		// Counts no further than the batch can take: a scan per batch as long as the run it takes.
 		int buffered = partition.leading(most * sliceSize, this.dueGate::isDue);
 		// While the owner is the bound, a key batch is one run of consecutive messages, not cut.
-		boolean whole = this.options.ordering() == Ordering.KEY && this.sizing.ownerBound();
+		boolean whole = weighsOwner() && this.sizing.ownerBound();
 		int n = whole ? 1 : Math.min(most, SliceSplitter.ceilDiv(buffered, batchSize));
 		List<Message<byte[]>> taken = partition.take(Math.min(buffered, (whole ? most : n) * sliceSize));
 		long first = taken.get(0).offset();
@@ -302,14 +311,8 @@ final class ThreadBatchDispatcher {
 		if (this.options.ordering() == Ordering.KEY) {
 			this.keyless.check(run);
 		}
-		List<List<Message<byte[]>>> parts;
-		if (whole) {
-			parts = List.of(run);
-		}
-		else {
-			parts = (this.options.ordering() == Ordering.KEY)
-					? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : SliceSplitter.consecutive(run, n);
-		}
+		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY && !whole)
+				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : SliceSplitter.consecutive(run, n);
 		int started = 0;
 		// The batch covers the filtered messages too, so the watermark passes them.
 		for (Slice slice : partition.openBatch(first, last, parts, this.sizing.callSize(this.options), nowNanos)) {
