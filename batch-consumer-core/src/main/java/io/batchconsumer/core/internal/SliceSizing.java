@@ -40,6 +40,9 @@ final class SliceSizing {
 	/** Moving average of the owner's CPU time per message it polled (nanoseconds); 0 while unknown. */
 	private long ownerNanosPerMessage;
 
+	/** Whether the owner spent at least half of its last window's time on the CPU (not waiting for messages). */
+	private boolean ownerBusy;
+
 	/**
 	 * The owner's CPU time and messages in the current window, and when it began: where the last one
 	 * ended (the first at 0, so it may end at once, before anything was measured).
@@ -71,7 +74,8 @@ final class SliceSizing {
 	/**
 	 * Takes the owner thread's CPU time since the last call and the messages it polled meanwhile.
 	 * A window of at least {@value #OWNER_WINDOW_MESSAGES} messages updates the average (a quarter of
-	 * the new sample); a window that took longer than {@value #OWNER_WINDOW_NANOS} ns forgets it.
+	 * the new sample) and says whether the owner was busy (on the CPU at least half of the window's
+	 * time); a window that took longer than {@value #OWNER_WINDOW_NANOS} ns forgets both.
 	 * @param cpuNanos the owner's CPU time, 0 where not measured
 	 * @param messages the messages polled
 	 * @param nowNanos the monotonic time
@@ -83,12 +87,14 @@ final class SliceSizing {
 			long sample = this.windowCpu / this.windowMessages;
 			this.ownerNanosPerMessage = (this.ownerNanosPerMessage == 0) ? sample
 					: this.ownerNanosPerMessage + (sample - this.ownerNanosPerMessage) / 4;
+			this.ownerBusy = this.windowCpu * 2 >= nowNanos - this.windowStart;
 		}
 		else if (nowNanos - this.windowStart <= OWNER_WINDOW_NANOS) {
 			return;
 		}
 		else {
 			this.ownerNanosPerMessage = 0;
+			this.ownerBusy = false;
 		}
 		this.windowCpu = 0;
 		this.windowMessages = 0;
@@ -96,16 +102,17 @@ final class SliceSizing {
 	}
 
 	/**
-	 * Whether the owner thread bounds the rate: a worker handles a message in less than half the
-	 * owner's time for it, so one worker keeps up with all the owner hands out, and cutting a run
-	 * for more workers only costs the owner. Both are measured; until they are, {@code false}. A
+	 * Whether the owner thread bounds the rate: it was busy (on the CPU at least half of its last
+	 * window's time, not waiting for messages: a consumer that keeps up with its producers is not
+	 * bound by itself), and a worker handles a message in less than half the owner's time for it, so
+	 * one worker keeps up with all the owner hands out, and cutting a run for more workers only costs
+	 * the owner. Both are measured; until they are, {@code false}. A
 	 * {@code key} batch is then not cut (see {@link ThreadBatchDispatcher}): one slice of up to
 	 * {@code thread-size} times {@link #maxSliceSize}.
 	 * @return {@code true} when a {@code key} batch is best handed out whole
 	 */
 	boolean ownerBound() {
-		return this.nanosPerMessage > 0 && this.ownerNanosPerMessage > 0
-				&& this.nanosPerMessage * 2 < this.ownerNanosPerMessage;
+		return this.ownerBusy && this.nanosPerMessage > 0 && this.nanosPerMessage * 2 < this.ownerNanosPerMessage;
 	}
 
 	/**

@@ -86,6 +86,20 @@ class SliceSizingTests {
 	}
 
 	@Test
+	void anOwnerThatIsBusyLessThanHalfTheTimeIsNotTheBoundHoweverDearItsMessages() {
+		SliceSizing sizing = new SliceSizing(SliceListener.eachMessage((message) -> {
+		}));
+		sizing.completed(1000, 100_000); // 100 ns a message on a worker
+		// 1,000 ns a message, 4 ms of CPU time in a window of 10 ms: the owner waits for messages
+		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, 10_000_000);
+		assertThat(sizing.ownerBound()).as("busy 41 % of the window").isFalse();
+		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, 16_000_000);
+		assertThat(sizing.ownerBound()).as("busy 68 % of the next").isTrue();
+		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, 26_000_000);
+		assertThat(sizing.ownerBound()).as("the last window decides").isFalse();
+	}
+
+	@Test
 	void aListenerThatHandlesEachMessageTakesTheWholeSliceInOneCall() {
 		SliceSizing sizing = new SliceSizing(SliceListener.eachMessage((message) -> {
 		}));
