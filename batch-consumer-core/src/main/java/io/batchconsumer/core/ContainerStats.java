@@ -32,15 +32,55 @@ import java.util.List;
  * @param messagesQueuedForRetry failed messages stored in the {@link RetryQueue} (and finished where
  *        they failed) because their next back-off exceeds {@code retry.blocking-limit}; each is
  *        counted in {@code messagesRetried} too
+ * @param batchesOpened thread batches handed to the workers (a batch whose every message was
+ *        filtered needs no worker and is not counted)
+ * @param batchesWhole of them, {@code key} batches handed out whole, as one slice of consecutive
+ *        messages, because the owner thread was the bound (its CPU time per message more than twice
+ *        a worker's, and busy at least half the time); the others were cut by key
  */
 public record ContainerStats(String id, ContainerState state, List<PartitionStats> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 		long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 		long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
-		String fatalError, long messagesFiltered, long messagesQueuedForRetry) {
+		String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
+		long batchesWhole) {
 
 	public ContainerStats {
 		partitions = List.copyOf(partitions);
+	}
+
+	/**
+	 * A snapshot without batch counts, as before they were counted.
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken (epoch millis)
+	 * @param fatalError the first fatal error, or {@code null}
+	 * @param messagesFiltered messages finished without the listener
+	 * @param messagesQueuedForRetry failed messages stored in the retry queue
+	 */
+	public ContainerStats(String id, ContainerState state, List<PartitionStats> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
+			String fatalError, long messagesFiltered, long messagesQueuedForRetry) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
+				messagesQueuedForRetry, 0, 0);
 	}
 
 	/**

@@ -120,7 +120,8 @@ final class ContainerStatus {
 				this.counters.flowControlSpan.sum(), this.counters.succeeded.sum(), this.counters.retried.sum(),
 				this.counters.deadLettered.sum(), this.counters.skipped.sum(), this.counters.commitsSucceeded.sum(),
 				this.counters.commitsFailed.sum(), last.lastCommitProgressMillis(), this.sourceError,
-				last.snapshotMillis(), this.fatalError, this.counters.filtered.sum(), this.counters.queuedForRetry.sum());
+				last.snapshotMillis(), this.fatalError, this.counters.filtered.sum(), this.counters.queuedForRetry.sum(),
+				this.counters.batchesOpened.sum(), this.counters.batchesWhole.sum());
 	}
 
 	private ContainerStats build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {

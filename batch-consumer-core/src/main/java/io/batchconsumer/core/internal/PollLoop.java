@@ -86,7 +86,7 @@ final class PollLoop implements Runnable {
 		this.status = status;
 		this.partitions = new Partitions(options.ordering(), runner.observer());
 		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post, selector,
-				dueGate);
+				dueGate, status.counters());
 		this.flow = new FlowController(options, status.counters());
 		this.pacing = new PollPacing(options);
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, ticker.nanoTime());

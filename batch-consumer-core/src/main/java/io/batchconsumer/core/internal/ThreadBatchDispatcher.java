@@ -84,8 +84,11 @@ final class ThreadBatchDispatcher {
 
 	private final SliceSizing sizing;
 
+	private final Counters counters;
+
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
-			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate) {
+			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate, Counters counters) {
+		this.counters = counters;
 		this.selector = selector;
 		this.dueGate = dueGate;
 		this.keyless = new KeylessWarning(options.id());
@@ -310,6 +313,10 @@ final class ThreadBatchDispatcher {
 		}
 		if (this.options.ordering() == Ordering.KEY) {
 			this.keyless.check(run);
+		}
+		this.counters.batchesOpened.increment();
+		if (whole) {
+			this.counters.batchesWhole.increment();
 		}
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY && !whole)
 				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : SliceSplitter.consecutive(run, n);

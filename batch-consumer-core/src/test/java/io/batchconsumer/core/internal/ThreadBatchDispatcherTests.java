@@ -35,6 +35,8 @@ class ThreadBatchDispatcherTests {
 
 	private final List<Completion> mailbox = new ArrayList<>();
 
+	private final Counters counters = new Counters();
+
 	@Test
 	void aSinglePartitionIsCutByKeyForEveryThread() {
 		Partitions partitions = partitions(1);
@@ -48,6 +50,8 @@ class ThreadBatchDispatcherTests {
 			.collect(Collectors.groupingBy((key) -> key, Collectors.counting()));
 		assertThat(slicesOfKey.values()).as("each key in one slice").containsOnly(1L);
 		assertThat(this.calls.stream().mapToInt(List::size).sum()).isEqualTo(THREADS * 10);
+		assertThat(this.counters.batchesOpened.sum()).as("one batch").isEqualTo(1);
+		assertThat(this.counters.batchesWhole.sum()).as("cut").isZero();
 	}
 
 	@Test
@@ -88,6 +92,9 @@ class ThreadBatchDispatcherTests {
 		}
 		assertThat(handedOut).as("consecutive, in order")
 			.containsExactlyElementsOf(LongStream.range(10, 2010).boxed().toList());
+		assertThat(this.counters.batchesWhole.sum()).as("every batch but the first (cut) went out whole")
+			.isEqualTo(this.counters.batchesOpened.sum() - 1)
+			.isPositive();
 	}
 
 	private Map<Integer, Long> slicesOfPartition() {
@@ -104,7 +111,7 @@ class ThreadBatchDispatcherTests {
 		}, ContainerObserver.NONE, new ContainerStatus("dispatch", THREADS));
 		return new ThreadBatchDispatcher(options, partitions, runner, Runnable::run, this.mailbox::add,
 				new MessageSelector("dispatch", TagExpression.parse("*"), null, new Counters()),
-				new DueGate(Duration.ZERO, Clock.systemUTC()));
+				new DueGate(Duration.ZERO, Clock.systemUTC()), this.counters);
 	}
 
 	private static ContainerOptions options() {

@@ -111,6 +111,8 @@ class BatchConsumerActuatorH2Tests {
 		assertThat(this.actuator.metric("batch.consumer.slice.duration", "COUNT", "listener:blocked")).isPositive();
 		assertThat(this.actuator.metric("batch.consumer.commits", "COUNT", "listener:blocked", "outcome:success"))
 			.isPositive();
+		assertThat(this.actuator.metric("batch.consumer.thread.batches", "COUNT", "listener:blocked", "shape:cut"))
+			.isPositive();
 	}
 
 	@Test
@@ -193,6 +195,8 @@ class BatchConsumerActuatorH2Tests {
 			assertThat(paused.path("group").asString()).isEqualTo("paused");
 			assertThat(paused.path("state").asString()).isIn("RUNNING", "PAUSED");
 			assertThat(paused.path("counters").has("messagesSucceeded")).isTrue();
+			assertThat(paused.path("counters").has("batchesOpened")).isTrue();
+			assertThat(paused.path("counters").has("batchesWhole")).isTrue();
 			JsonNode partition = paused.path("partitions").path(0);
 			assertThat(partition.path("topic").asString()).isEqualTo("paused");
 			assertThat(partition.has("fetchedOffset")).isTrue();

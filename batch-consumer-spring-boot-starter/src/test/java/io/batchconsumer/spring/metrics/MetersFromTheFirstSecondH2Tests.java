@@ -46,7 +46,7 @@ class MetersFromTheFirstSecondH2Tests {
 	static final List<String> DOCUMENTED = List.of("batch.consumer.backlog", "batch.consumer.backlog.bytes",
 			"batch.consumer.thread.batches.open", "batch.consumer.commit.lag", "batch.consumer.flow.control",
 			"batch.consumer.messages", "batch.consumer.slice.duration", "batch.consumer.commits",
-			"batch.consumer.paused.partitions");
+			"batch.consumer.paused.partitions", "batch.consumer.thread.batches");
 
 	@Autowired
 	private MeterRegistry meters;

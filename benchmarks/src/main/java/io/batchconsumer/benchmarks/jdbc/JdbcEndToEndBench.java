@@ -155,8 +155,11 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 			long end = complete ? tally.lastNanos() : System.nanoTime();
 			String cpu = Cpu.now(pg).since(before, producerCpu.get(), records);
 			containers.forEach(BatchContainer::stop);
+			String batches = String.format(Locale.ROOT, "batches %d, whole %d",
+					containers.stream().mapToLong((c) -> c.stats().batchesOpened()).sum(),
+					containers.stream().mapToLong((c) -> c.stats().batchesWhole()).sum());
 			RunResult result = result(dataSource, instances, round, records, tally, returned, received, start, end,
-					sendSeconds, spread + "; " + cpu, heap);
+					sendSeconds, spread + "; " + cpu + "; " + batches, heap);
 			if (pg) {
 				this.databases.reportStatements("e2e-" + instances + "-r" + round);
 			}

@@ -145,10 +145,11 @@ final class BatchConsumerContender implements Contender {
 				String prefix = "batch-consumer-" + group + "-";
 				return ThreadCpu.perRecord("owner", ThreadCpu.nanos(prefix, "-poll"), scenario.records()) + ", "
 						+ ThreadCpu.perRecord("workers", ThreadCpu.nanos(prefix + "worker", ""), scenario.records())
-						+ "; " + String.format("flow control stopped fetching %,d times (count %,d, size %,d, span %,d); %,d commits",
+						+ "; " + String.format("flow control stopped fetching %,d times (count %,d, size %,d, span %,d); %,d commits; "
+								+ "%,d batches, %,d whole",
 						stats.flowControlCount() + stats.flowControlSize() + stats.flowControlSpan(),
 						stats.flowControlCount(), stats.flowControlSize(), stats.flowControlSpan(),
-						stats.commitsSucceeded());
+						stats.commitsSucceeded(), stats.batchesOpened(), stats.batchesWhole());
 			}
 
 			@Override

@@ -72,7 +72,7 @@ public class ThreadBatchDispatcherBenchmark {
 		}, ContainerObserver.NONE, new ContainerStatus("jmh", this.threads));
 		this.dispatcher = new ThreadBatchDispatcher(options, assigned, runner, Runnable::run, this.mailbox::add,
 				new MessageSelector("jmh", io.batchconsumer.core.TagExpression.parse("*"), null, new Counters()),
-				new DueGate(java.time.Duration.ZERO, java.time.Clock.systemUTC()));
+				new DueGate(java.time.Duration.ZERO, java.time.Clock.systemUTC()), new Counters());
 		this.offset = 0;
 	}
 

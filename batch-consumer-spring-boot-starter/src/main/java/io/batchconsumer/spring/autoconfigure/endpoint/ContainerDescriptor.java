@@ -105,15 +105,19 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 	 * @param messagesSkipped messages that failed every attempt while dead letters were off
 	 * @param commitsSucceeded commits that were stored
 	 * @param commitsFailed commits that failed
+	 * @param batchesOpened thread batches handed to the workers
+	 * @param batchesWhole of them, {@code key} batches handed out whole because the owner thread was
+	 *        the bound
 	 */
 	public record Counters(long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
-			long commitsFailed) {
+			long commitsFailed, long batchesOpened, long batchesWhole) {
 
 		static Counters of(ContainerStats stats) {
 			return new Counters(stats.flowControlCount(), stats.flowControlSize(), stats.flowControlSpan(),
 					stats.messagesSucceeded(), stats.messagesRetried(), stats.messagesDeadLettered(),
-					stats.messagesSkipped(), stats.commitsSucceeded(), stats.commitsFailed());
+					stats.messagesSkipped(), stats.commitsSucceeded(), stats.commitsFailed(), stats.batchesOpened(),
+					stats.batchesWhole());
 		}
 
 	}

@@ -61,6 +61,9 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 	/** Tag: why fetching stopped, or why a partition is paused. */
 	public static final String REASON = "reason";
 
+	/** Tag: whether a thread batch was cut for several workers or handed out whole. */
+	public static final String SHAPE = "shape";
+
 	private static final Logger logger = LoggerFactory.getLogger(BatchConsumerMeters.class);
 
 	private static final List<String> PER_PARTITION = List.of("batch.consumer.backlog", "batch.consumer.backlog.bytes",

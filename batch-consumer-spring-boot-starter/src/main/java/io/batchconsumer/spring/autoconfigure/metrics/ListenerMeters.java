@@ -21,6 +21,7 @@ import static io.batchconsumer.spring.autoconfigure.metrics.BatchConsumerMeters.
 import static io.batchconsumer.spring.autoconfigure.metrics.BatchConsumerMeters.OUTCOME;
 import static io.batchconsumer.spring.autoconfigure.metrics.BatchConsumerMeters.PARTITION;
 import static io.batchconsumer.spring.autoconfigure.metrics.BatchConsumerMeters.REASON;
+import static io.batchconsumer.spring.autoconfigure.metrics.BatchConsumerMeters.SHAPE;
 import static io.batchconsumer.spring.autoconfigure.metrics.BatchConsumerMeters.TOPIC;
 
 /**
@@ -71,6 +72,10 @@ final class ListenerMeters {
 				ContainerStats::commitsSucceeded);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "failure"),
 				ContainerStats::commitsFailed);
+		String batches = "Thread batches handed to workers, by whether they were cut or handed out whole";
+		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "cut"),
+				(c) -> c.batchesOpened() - c.batchesWhole());
+		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "whole"), ContainerStats::batchesWhole);
 		String paused = "Assigned partitions that are not fetched";
 		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "user"),
 				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionStats::pausedByUser).count()), stats);

@@ -129,7 +129,8 @@ final class ListenerStats {
 				a.messagesSucceeded() + b.messagesSucceeded(), a.messagesRetried() + b.messagesRetried(),
 				a.messagesDeadLettered() + b.messagesDeadLettered(), a.messagesSkipped() + b.messagesSkipped(),
 				a.commitsSucceeded() + b.commitsSucceeded(), a.commitsFailed() + b.commitsFailed(), 0, null, 0, null,
-				a.messagesFiltered() + b.messagesFiltered(), a.messagesQueuedForRetry() + b.messagesQueuedForRetry());
+				a.messagesFiltered() + b.messagesFiltered(), a.messagesQueuedForRetry() + b.messagesQueuedForRetry(),
+				a.batchesOpened() + b.batchesOpened(), a.batchesWhole() + b.batchesWhole());
 	}
 
 }

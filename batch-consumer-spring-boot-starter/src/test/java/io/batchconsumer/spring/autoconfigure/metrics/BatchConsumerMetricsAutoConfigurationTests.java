@@ -60,6 +60,11 @@ class BatchConsumerMetricsAutoConfigurationTests {
 			assertThat(meters.find("batch.consumer.messages").tag("listener", "orders").functionCounters())
 				.extracting((counter) -> counter.getId().getTag("outcome"))
 				.containsExactlyInAnyOrder("success", "retry", "dead-letter", "skipped", "filtered", "retry-queue");
+			assertThat(meters.find("batch.consumer.thread.batches").tag("listener", "orders").functionCounters())
+				.extracting((counter) -> counter.getId().getTag("shape"))
+				.containsExactlyInAnyOrder("cut", "whole");
+			assertThat(meters.get("batch.consumer.thread.batches").tag("listener", "orders").tag("shape", "cut")
+				.functionCounter().count()).as("10 messages need a batch at least").isPositive();
 		});
 	}
 
