@@ -27,8 +27,8 @@ import io.batchconsumer.core.Ordering;
  * {@code consumerBatchSize}, see {@link SliceRunner}). In {@code key} order a slice holds whole keys, and
  * a longer part (a hot key) is cut into slices that run one after the other through the key gate.
  *
- * <p>In {@code key} order, while the owner thread is the bound ({@link SliceSizing#ownerBound()}: a
- * worker takes less than half the owner's time for a message, both measured), a batch is not cut: it
+ * <p>In {@code key} order, while the owner thread is the bound ({@link SliceSizing#ownerBound()}: it
+ * is busy, and a worker takes less than half its time for a message, both measured), a batch is not cut: it
  * is one slice of consecutive messages, up to as many grown slices as it could have been cut into,
  * and it enters the key gate behind every older slice of its partition, naming no key
  * ({@link io.batchconsumer.core.batch.KeyGate#enterBehindAll}). One worker keeps up with all the owner
