@@ -115,13 +115,14 @@ final class ContainerStatus {
 	 */
 	public ContainerStats stats() {
 		ContainerStats last = this.snapshot;
+		long whole = this.counters.batchesWhole.sum();
 		return new ContainerStats(this.id, this.state, last.partitions(), this.threadSize, last.busyThreads(),
 				this.counters.flowControlCount.sum(), this.counters.flowControlSize.sum(),
 				this.counters.flowControlSpan.sum(), this.counters.succeeded.sum(), this.counters.retried.sum(),
 				this.counters.deadLettered.sum(), this.counters.skipped.sum(), this.counters.commitsSucceeded.sum(),
 				this.counters.commitsFailed.sum(), last.lastCommitProgressMillis(), this.sourceError,
 				last.snapshotMillis(), this.fatalError, this.counters.filtered.sum(), this.counters.queuedForRetry.sum(),
-				this.counters.batchesOpened.sum(), this.counters.batchesWhole.sum());
+				this.counters.batchesCut.sum() + whole, whole);
 	}
 
 	private ContainerStats build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {

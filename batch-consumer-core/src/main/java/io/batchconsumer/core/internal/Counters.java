@@ -30,10 +30,14 @@ final class Counters {
 	/** Failed messages stored in the retry queue (and finished here) instead of waiting on a worker. */
 	final LongAdder queuedForRetry = new LongAdder();
 
-	/** Thread batches handed to workers (a batch whose every message was filtered is not). */
-	final LongAdder batchesOpened = new LongAdder();
+	/**
+	 * Thread batches handed to workers cut for several of them (or of a single slice anyway); a batch
+	 * whose every message was filtered is not counted. Apart from {@link #batchesWhole}, so each of the
+	 * two only grows, whenever it is read.
+	 */
+	final LongAdder batchesCut = new LongAdder();
 
-	/** Of them, {@code key} batches handed out whole, not cut by key, because the owner thread was the bound. */
+	/** {@code key} batches handed out whole, not cut by key, because the owner thread was the bound. */
 	final LongAdder batchesWhole = new LongAdder();
 
 	final LongAdder commitsSucceeded = new LongAdder();

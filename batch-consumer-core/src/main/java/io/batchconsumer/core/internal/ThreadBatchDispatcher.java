@@ -314,10 +314,7 @@ final class ThreadBatchDispatcher {
 		if (this.options.ordering() == Ordering.KEY) {
 			this.keyless.check(run);
 		}
-		this.counters.batchesOpened.increment();
-		if (whole) {
-			this.counters.batchesWhole.increment();
-		}
+		(whole ? this.counters.batchesWhole : this.counters.batchesCut).increment();
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY && !whole)
 				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : SliceSplitter.consecutive(run, n);
 		int started = 0;
