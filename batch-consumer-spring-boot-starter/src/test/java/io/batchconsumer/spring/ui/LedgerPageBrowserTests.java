@@ -126,6 +126,9 @@ class LedgerPageBrowserTests {
 			wait.until((driver) -> driver.findElement(By.cssSelector("[data-listener='orders'] [data-flow]"))
 				.getText()
 				.equals("stopped: span"));
+			wait.until((driver) -> driver.findElement(By.cssSelector("[data-listener='orders'] [data-batches]"))
+				.getText()
+				.matches("(?s)[1-9][0-9,]*\\s+thread batches, [0-9,]+ whole"));
 			// The picture once the charts have gathered some history (one point a second).
 			wait.until((driver) -> chartPoints(driver, "payments") >= 12);
 			assertThat(this.listeners.paymentsSeen()).isPositive();
