@@ -36,7 +36,8 @@ import java.util.List;
  *        filtered needs no worker and is not counted)
  * @param batchesWhole of them, {@code key} batches handed out whole, as one slice of consecutive
  *        messages, because the owner thread was the bound (its CPU time per message more than twice
- *        a worker's, and busy at least half the time); the others were cut by key
+ *        a worker's, and busy at least half the time); the others went out as formed (in {@code key}
+ *        order cut by key, in the other orders in consecutive slices, one slice when small)
  */
 public record ContainerStats(String id, ContainerState state, List<PartitionStats> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,

@@ -101,6 +101,7 @@ final class PollLoop implements Runnable {
 		try {
 			this.status.state(ContainerState.RUNNING);
 			this.cpuBefore = this.ticker.threadCpuNanos();
+			this.dispatcher.ownerStarts(this.ticker.nanoTime());
 			while (this.running) {
 				runOnce();
 			}

@@ -45,7 +45,7 @@ final class SliceSizing {
 
 	/**
 	 * The owner's CPU time and messages in the current window, and when it began: where the last one
-	 * ended (the first at 0, so it may end at once, before anything was measured).
+	 * ended, the first where the owner's loop started ({@link #ownerStarts}).
 	 */
 	private long windowCpu;
 
@@ -69,6 +69,14 @@ final class SliceSizing {
 		long sample = Math.max(1, nanos / messages);
 		this.nanosPerMessage = (this.nanosPerMessage == 0) ? sample
 				: this.nanosPerMessage + (sample - this.nanosPerMessage) / 8;
+	}
+
+	/**
+	 * Starts the first window of the owner's cost, as its loop starts.
+	 * @param nowNanos the monotonic time
+	 */
+	void ownerStarts(long nowNanos) {
+		this.windowStart = nowNanos;
 	}
 
 	/**

@@ -116,6 +116,14 @@ final class ThreadBatchDispatcher {
 	}
 
 	/**
+	 * The owner's loop starts: its first window of CPU time begins now (see {@link SliceSizing#ownerStarts}).
+	 * @param nowNanos the monotonic time
+	 */
+	void ownerStarts(long nowNanos) {
+		this.sizing.ownerStarts(nowNanos);
+	}
+
+	/**
 	 * Takes the owner's CPU time for a turn of its loop (see {@link SliceSizing#ownerSpent}).
 	 * @param cpuNanos the owner's CPU time in the turn
 	 * @param polled the messages it polled

@@ -100,6 +100,18 @@ class SliceSizingTests {
 	}
 
 	@Test
+	void theFirstWindowBeginsWhereTheOwnersLoopStartedWhateverTheClocksOrigin() {
+		SliceSizing sizing = new SliceSizing(SliceListener.eachMessage((message) -> {
+		}));
+		sizing.completed(1000, 100_000); // 100 ns a message on a worker
+		long start = -5_000_000_000L; // System.nanoTime() may be negative
+		sizing.ownerStarts(start);
+		// 1,000 ns a message, 4 ms of CPU time in 100 ms: the owner waits for messages
+		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, start + 100_000_000);
+		assertThat(sizing.ownerBound()).as("busy 4 % of its first window").isFalse();
+	}
+
+	@Test
 	void aListenerThatHandlesEachMessageTakesTheWholeSliceInOneCall() {
 		SliceSizing sizing = new SliceSizing(SliceListener.eachMessage((message) -> {
 		}));

@@ -113,6 +113,25 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 			long commitsFailed, long batchesOpened, long batchesWhole) {
 
+		/**
+		 * Counters without batch counts, as before they were counted.
+		 * @param flowControlCount times fetching stopped because of the buffered count
+		 * @param flowControlSize times fetching stopped because of the buffered bytes
+		 * @param flowControlSpan times fetching stopped because of the offset span
+		 * @param messagesSucceeded messages that a listener finished
+		 * @param messagesRetried message deliveries that failed and were tried again
+		 * @param messagesDeadLettered messages written to the dead letter
+		 * @param messagesSkipped messages that failed every attempt while dead letters were off
+		 * @param commitsSucceeded commits that were stored
+		 * @param commitsFailed commits that failed
+		 */
+		public Counters(long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+				long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+				long commitsFailed) {
+			this(flowControlCount, flowControlSize, flowControlSpan, messagesSucceeded, messagesRetried,
+					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, 0, 0);
+		}
+
 		static Counters of(ContainerStats stats) {
 			return new Counters(stats.flowControlCount(), stats.flowControlSize(), stats.flowControlSpan(),
 					stats.messagesSucceeded(), stats.messagesRetried(), stats.messagesDeadLettered(),

@@ -61,7 +61,7 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 	/** Tag: why fetching stopped, or why a partition is paused. */
 	public static final String REASON = "reason";
 
-	/** Tag: whether a thread batch was cut for several workers or handed out whole. */
+	/** Tag: whether a thread batch went out as formed ({@code cut}) or whole, not cut by key ({@code whole}). */
 	public static final String SHAPE = "shape";
 
 	private static final Logger logger = LoggerFactory.getLogger(BatchConsumerMeters.class);

@@ -72,7 +72,7 @@ final class ListenerMeters {
 				ContainerStats::commitsSucceeded);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "failure"),
 				ContainerStats::commitsFailed);
-		String batches = "Thread batches handed to workers, by whether they were cut or handed out whole";
+		String batches = "Thread batches handed to workers: as formed (cut), or whole because the owner thread was the bound";
 		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "cut"),
 				(c) -> c.batchesOpened() - c.batchesWhole());
 		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "whole"), ContainerStats::batchesWhole);
