@@ -73,9 +73,6 @@ final class PollLoop implements Runnable {
 
 	private boolean subscribed;
 
-	/** The owner's CPU time at the end of the last turn, for its cost per message. */
-	private long cpuBefore;
-
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
 			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate) {
 		this.ticker = ticker;
@@ -100,8 +97,7 @@ final class PollLoop implements Runnable {
 	public void run() {
 		try {
 			this.status.state(ContainerState.RUNNING);
-			this.cpuBefore = this.ticker.threadCpuNanos();
-			this.dispatcher.ownerStarts(this.ticker.nanoTime());
+			this.dispatcher.ownerStarts(this.ticker.threadCpuNanos(), this.ticker.nanoTime());
 			while (this.running) {
 				runOnce();
 			}
@@ -175,9 +171,7 @@ final class PollLoop implements Runnable {
 			int polled = pollOnce();
 			dispatch();
 			if (this.dispatcher.weighsOwner()) {
-				long cpu = this.ticker.threadCpuNanos();
-				this.dispatcher.ownerSpent(cpu - this.cpuBefore, polled, this.ticker.nanoTime());
-				this.cpuBefore = cpu;
+				this.dispatcher.ownerSpent(this.ticker.threadCpuNanos(), polled, this.ticker.nanoTime());
 			}
 			this.status.publishIfDue(this.partitions.all(), this.dispatcher.busyThreads(), this.source,
 					this.commands.isPaused());

@@ -44,12 +44,13 @@ final class SliceSizing {
 	private boolean ownerBusy;
 
 	/**
-	 * The owner's CPU time and messages in the current window, and when it began: where the last one
-	 * ended, the first where the owner's loop started ({@link #ownerStarts}).
+	 * The current window of the owner's cost: the messages polled in it, and the owner's CPU time and
+	 * the time when it began (where the last one ended, the first where the owner's loop started,
+	 * {@link #ownerStarts}).
 	 */
-	private long windowCpu;
-
 	private long windowMessages;
+
+	private long windowStartCpu;
 
 	private long windowStart;
 
@@ -73,40 +74,42 @@ final class SliceSizing {
 
 	/**
 	 * Starts the first window of the owner's cost, as its loop starts.
+	 * @param cpuNanos the owner's CPU time so far, 0 where not measured
 	 * @param nowNanos the monotonic time
 	 */
-	void ownerStarts(long nowNanos) {
+	void ownerStarts(long cpuNanos, long nowNanos) {
+		this.windowMessages = 0;
+		this.windowStartCpu = cpuNanos;
 		this.windowStart = nowNanos;
 	}
 
 	/**
-	 * Takes the owner thread's CPU time since the last call and the messages it polled meanwhile.
+	 * Takes the messages the owner thread polled in a turn of its loop, and its CPU time so far.
 	 * A window of at least {@value #OWNER_WINDOW_MESSAGES} messages updates the average (a quarter of
 	 * the new sample) and says whether the owner was busy (on the CPU at least half of the window's
 	 * time); a window that took longer than {@value #OWNER_WINDOW_NANOS} ns forgets both.
-	 * @param cpuNanos the owner's CPU time, 0 where not measured
-	 * @param messages the messages polled
+	 * @param cpuNanos the owner's CPU time so far, 0 where not measured
+	 * @param messages the messages polled in the turn
 	 * @param nowNanos the monotonic time
 	 */
 	void ownerSpent(long cpuNanos, int messages, long nowNanos) {
-		this.windowCpu += cpuNanos;
 		this.windowMessages += messages;
+		long wall = nowNanos - this.windowStart;
 		if (this.windowMessages >= OWNER_WINDOW_MESSAGES) {
-			long sample = this.windowCpu / this.windowMessages;
+			long cpu = cpuNanos - this.windowStartCpu;
+			long sample = cpu / this.windowMessages;
 			this.ownerNanosPerMessage = (this.ownerNanosPerMessage == 0) ? sample
 					: this.ownerNanosPerMessage + (sample - this.ownerNanosPerMessage) / 4;
-			this.ownerBusy = this.windowCpu * 2 >= nowNanos - this.windowStart;
+			this.ownerBusy = cpu * 2 >= wall;
 		}
-		else if (nowNanos - this.windowStart <= OWNER_WINDOW_NANOS) {
-			return;
-		}
-		else {
+		else if (wall > OWNER_WINDOW_NANOS) {
 			this.ownerNanosPerMessage = 0;
 			this.ownerBusy = false;
 		}
-		this.windowCpu = 0;
-		this.windowMessages = 0;
-		this.windowStart = nowNanos;
+		else {
+			return;
+		}
+		ownerStarts(cpuNanos, nowNanos);
 	}
 
 	/**

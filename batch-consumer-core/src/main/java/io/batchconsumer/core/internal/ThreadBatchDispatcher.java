@@ -117,16 +117,17 @@ final class ThreadBatchDispatcher {
 
 	/**
 	 * The owner's loop starts: its first window of CPU time begins now (see {@link SliceSizing#ownerStarts}).
+	 * @param cpuNanos the owner's CPU time so far
 	 * @param nowNanos the monotonic time
 	 */
-	void ownerStarts(long nowNanos) {
-		this.sizing.ownerStarts(nowNanos);
+	void ownerStarts(long cpuNanos, long nowNanos) {
+		this.sizing.ownerStarts(cpuNanos, nowNanos);
 	}
 
 	/**
-	 * Takes the owner's CPU time for a turn of its loop (see {@link SliceSizing#ownerSpent}).
-	 * @param cpuNanos the owner's CPU time in the turn
-	 * @param polled the messages it polled
+	 * Takes a turn of the owner's loop (see {@link SliceSizing#ownerSpent}).
+	 * @param cpuNanos the owner's CPU time so far
+	 * @param polled the messages it polled in the turn
 	 * @param nowNanos the monotonic time
 	 */
 	void ownerSpent(long cpuNanos, int polled, long nowNanos) {

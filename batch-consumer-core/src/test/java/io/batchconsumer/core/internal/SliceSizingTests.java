@@ -62,9 +62,9 @@ class SliceSizingTests {
 		}));
 		sizing.completed(1000, 100_000); // 100 ns a message on a worker
 		assertThat(sizing.ownerBound()).as("the owner not measured yet").isFalse();
-		sizing.ownerSpent(1_000_000, SliceSizing.OWNER_WINDOW_MESSAGES - 1, 0);
+		sizing.ownerSpent(1_000_000, SliceSizing.OWNER_WINDOW_MESSAGES - 1, 0); // the owner's CPU time so far
 		assertThat(sizing.ownerBound()).as("the window is not full").isFalse();
-		sizing.ownerSpent(0, 1, 1); // 1 ms for 4096 messages: 244 ns a message
+		sizing.ownerSpent(1_000_000, 1, 1); // 1 ms for 4096 messages: 244 ns a message
 		assertThat(sizing.ownerBound()).isTrue();
 		for (int i = 0; i < 40; i++) {
 			sizing.completed(1000, 150_000); // 150 ns: more than half the owner's 244
@@ -79,9 +79,9 @@ class SliceSizingTests {
 		sizing.completed(1000, 100_000);
 		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, 0); // 1,000 ns a message
 		assertThat(sizing.ownerBound()).isTrue();
-		sizing.ownerSpent(50_000, 10, 1);
+		sizing.ownerSpent(4_146_000, 10, 1);
 		assertThat(sizing.ownerBound()).as("within the second").isTrue();
-		sizing.ownerSpent(50_000, 10, 1 + SliceSizing.OWNER_WINDOW_NANOS + 1);
+		sizing.ownerSpent(4_196_000, 10, 1 + SliceSizing.OWNER_WINDOW_NANOS + 1);
 		assertThat(sizing.ownerBound()).as("a few messages a second: the owner is not the bound").isFalse();
 	}
 
@@ -93,9 +93,9 @@ class SliceSizingTests {
 		// 1,000 ns a message, 4 ms of CPU time in a window of 10 ms: the owner waits for messages
 		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, 10_000_000);
 		assertThat(sizing.ownerBound()).as("busy 41 % of the window").isFalse();
-		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, 16_000_000);
+		sizing.ownerSpent(8_192_000, SliceSizing.OWNER_WINDOW_MESSAGES, 16_000_000);
 		assertThat(sizing.ownerBound()).as("busy 68 % of the next").isTrue();
-		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, 26_000_000);
+		sizing.ownerSpent(12_288_000, SliceSizing.OWNER_WINDOW_MESSAGES, 26_000_000);
 		assertThat(sizing.ownerBound()).as("the last window decides").isFalse();
 	}
 
@@ -105,7 +105,7 @@ class SliceSizingTests {
 		}));
 		sizing.completed(1000, 100_000); // 100 ns a message on a worker
 		long start = -5_000_000_000L; // System.nanoTime() may be negative
-		sizing.ownerStarts(start);
+		sizing.ownerStarts(0, start);
 		// 1,000 ns a message, 4 ms of CPU time in 100 ms: the owner waits for messages
 		sizing.ownerSpent(4_096_000, SliceSizing.OWNER_WINDOW_MESSAGES, start + 100_000_000);
 		assertThat(sizing.ownerBound()).as("busy 4 % of its first window").isFalse();
