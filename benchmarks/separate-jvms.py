@@ -27,8 +27,9 @@ two builds of one contender side by side:
       'batch-consumer key, transport defaults, each message'
 
 The first contender is the reference of the ratios. Options: --jar (default
-benchmarks/target/benchmarks.jar, its lib/ beside it), --rounds (9), --per-jvm (3), --heap (1g, every JVM), and
---runner='...' (default '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'). Writes each
+benchmarks/target/benchmarks.jar, its lib/ beside it), --rounds (9), --per-jvm (3), --heap (1g, every JVM),
+--jvm='...' (flags of every contender JVM, default '-Xms{heap} -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages';
+--jvm='' for none) and --runner='...' (default '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'). Writes each
 runner's log and results under OUT/runs/, every measured round to OUT/results.csv, and the table to
 OUT/summary.md: per contender the medians of records/s on both clocks (records handled; committed to
 the end), of the per-round ratios to the reference, of the consuming threads' CPU per record and of
@@ -37,6 +38,11 @@ the garbage collections per run.
 import argparse, csv, os, re, statistics, subprocess, sys, time
 
 RUNNER = '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'
+
+# Every contender JVM's heap committed and touched up front, in transparent huge pages: without them one
+# thread's CPU per record moved by up to 2.5x from one JVM to the next (the plain loop's 0.22-0.54 us) and
+# per-round ratios spread over 0.4-2.2x; with them 0.18-0.25 us and 0.64-0.85x (issue17-hand-off).
+JVM = '-Xms{heap} -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages'
 
 
 def start_broker(jar, heap, out):
@@ -49,12 +55,12 @@ def start_broker(jar, heap, out):
     raise SystemExit('the broker ended before printing its address; see ' + log.name)
 
 
-def run_one(jar, heap, runner, per_jvm, bootstrap, spec, directory):
+def run_one(jar, heap, jvm, runner, per_jvm, bootstrap, spec, directory):
     name, _, flags = spec.partition('|')
     flags = flags.split()
     jar = next((flag[len('jar='):] for flag in flags if flag.startswith('jar=')), jar)
     flags = [flag for flag in flags if not flag.startswith('jar=')]
-    command = ['java', '-Xmx' + heap, *flags, '-jar', jar, '--broker=' + bootstrap, '--contender=' + name,
+    command = ['java', '-Xmx' + heap, *jvm.format(heap=heap).split(), *flags, '-jar', jar, '--broker=' + bootstrap, '--contender=' + name,
                f'--rounds={per_jvm}', *runner.split(), '--out=' + directory]
     with open(directory + '.log', 'w') as log:
         subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True)
@@ -124,6 +130,7 @@ def main():
     parser.add_argument('--per-jvm', type=int, default=3)
     parser.add_argument('--heap', default='1g')
     parser.add_argument('--runner', default=RUNNER)
+    parser.add_argument('--jvm', default=JVM)
     parser.add_argument('contenders', nargs='+')
     args = parser.parse_args()
     os.makedirs(os.path.join(args.out, 'runs'), exist_ok=True)
@@ -131,12 +138,12 @@ def main():
     measured = {}
     try:
         # The first runner fills the topic; its round is thrown away so that no measured round follows a fill.
-        run_one(args.jar, args.heap, args.runner, 1, bootstrap, args.contenders[0], os.path.join(args.out, 'runs', 'fill'))
+        run_one(args.jar, args.heap, args.jvm, args.runner, 1, bootstrap, args.contenders[0], os.path.join(args.out, 'runs', 'fill'))
         for r in range(1, args.rounds + 1):
             measured[r] = {}
             for i in range(len(args.contenders)):
                 spec = args.contenders[(i + r - 1) % len(args.contenders)]
-                row = run_one(args.jar, args.heap, args.runner, args.per_jvm, bootstrap, spec,
+                row = run_one(args.jar, args.heap, args.jvm, args.runner, args.per_jvm, bootstrap, spec,
                               os.path.join(args.out, 'runs', f'r{r}-{args.contenders.index(spec)}'))
                 measured[r][spec] = row
                 print(f"round {r} {spec}: {float(row['throughput']):,.0f} records/s, "
@@ -154,7 +161,7 @@ def main():
     table = summarize(args.contenders, measured)
     with open(os.path.join(args.out, 'summary.md'), 'w') as out:
         out.write(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {args.rounds} rounds (the last of "
-                  f"{args.per_jvm} in each JVM), runner `{args.runner}`, heap {args.heap}; medians, ratios per round "
+                  f"{args.per_jvm} in each JVM), runner `{args.runner}`, heap {args.heap}, JVM flags `{args.jvm.format(heap=args.heap)}`; medians, ratios per round "
                   f"(min–max)\n\n{table}\n")
     print(table)
 

@@ -14,7 +14,8 @@ import java.util.TreeSet;
  * <pre>
  * --quick            small sizes, one round, no warm-up (under a minute; what the test runs)
  * --scenarios=1,2,3  which scenarios (default 1-5, 10 JDBC end to end and 11 exactly-once; 6-8 are the RocketMQ scenarios, run only when named)
- * --contenders=a,b   only the Kafka contenders whose name contains one of these (default all)
+ * --contenders=a,b   only the Kafka contenders whose name contains one of these (default all but the
+ *                    hand-off floor, which runs only when named)
  * --contender=NAME   also the contender of exactly this name (repeatable; names may hold commas)
  * --broker=HOST:PORT a Kafka broker already running (benchmarks/separate-jvms.py starts one in a
  *                    process of its own) instead of one in this JVM
@@ -133,8 +134,17 @@ public record RunnerOptions(boolean quick, Set<Integer> scenarios, List<String> 
 	 * the exact names
 	 */
 	public boolean includes(String name) {
-		return (this.contenders.isEmpty() && this.exactContenders.isEmpty())
-				|| this.contenders.stream().anyMatch(name::contains) || this.exactContenders.contains(name);
+		return (this.contenders.isEmpty() && this.exactContenders.isEmpty()) || named(name);
+	}
+
+	/**
+	 * Whether a contender is named: its name contains one of the filter's parts or is one of the
+	 * exact names. A contender that runs only when asked for is chosen this way.
+	 * @param name the contender's name
+	 * @return {@code true} when named
+	 */
+	public boolean named(String name) {
+		return this.contenders.stream().anyMatch(name::contains) || this.exactContenders.contains(name);
 	}
 
 	/** @return the sized scenarios */

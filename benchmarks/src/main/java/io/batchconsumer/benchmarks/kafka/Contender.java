@@ -22,6 +22,15 @@ public interface Contender {
 	}
 
 	/**
+	 * Whether it runs when the command line names no contender; one that does not runs only when
+	 * named ({@code --contenders}, {@code --contender}).
+	 * @return {@code true} for every consumer but the hand-off floor
+	 */
+	default boolean runsUnnamed() {
+		return true;
+	}
+
+	/**
 	 * Starts consuming.
 	 * @param scenario the scenario
 	 * @param group a consumer group no one used before

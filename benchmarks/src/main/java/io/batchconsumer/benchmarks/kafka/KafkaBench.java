@@ -63,6 +63,7 @@ public final class KafkaBench implements AutoCloseable {
 		this.contenders = Stream.<Contender>of(new PlainConsumerContender(bootstrap), new SpringKafkaContender(bootstrap),
 				new ParallelConsumerContender(bootstrap, ProcessingOrder.UNORDERED),
 				new ParallelConsumerContender(bootstrap, ProcessingOrder.KEY), new BarrierContender(bootstrap),
+				new HandOffContender(bootstrap),
 				new BatchConsumerContender(this.transport, Ordering.UNORDERED),
 				new BatchConsumerContender(this.transport, Ordering.KEY),
 				new BatchConsumerContender(this.transport, Ordering.PARTITION),
@@ -73,7 +74,7 @@ public final class KafkaBench implements AutoCloseable {
 				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.UNORDERED),
 				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.KEY),
 				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.PARTITION), new PerfectPoolContender())
-			.filter((contender) -> options.includes(contender.name()))
+			.filter((contender) -> contender.runsUnnamed() ? options.includes(contender.name()) : options.named(contender.name()))
 			.toList();
 	}
 

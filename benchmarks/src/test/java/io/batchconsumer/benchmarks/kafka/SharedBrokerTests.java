@@ -32,6 +32,8 @@ class SharedBrokerTests {
 
 	private static final String PLAIN = "plain KafkaConsumer";
 
+	private static final String HAND_OFF = "hand-off floor (unsafe)";
+
 	private static BenchBroker broker;
 
 	@TempDir
@@ -56,6 +58,15 @@ class SharedBrokerTests {
 		assertThat(second).extracting(RunResult::contender).containsExactly(PLAIN);
 		assertThat(first).allSatisfy((row) -> assertThat(row.processed()).as(row.contender()).isEqualTo(row.records()));
 		assertThat(second).allSatisfy((row) -> assertThat(row.processed()).as(row.contender()).isEqualTo(row.records()));
+	}
+
+	@Test
+	void theHandOffFloorRunsOnlyWhenNamedAndThenProcessesEveryRecord() throws Exception {
+		List<RunResult> named = run("--contenders=hand-off");
+
+		assertThat(named).extracting(RunResult::contender).containsExactly(HAND_OFF);
+		assertThat(named).allSatisfy((row) -> assertThat(row.processed()).isEqualTo(row.records()));
+		assertThat(new HandOffContender(broker.bootstrap()).runsUnnamed()).isFalse();
 	}
 
 	@Test
