@@ -28,7 +28,8 @@ import io.batchconsumer.core.Transport;
  * {@code group.protocol=consumer}, which is incremental by itself), {@code max.poll.records} =
  * pull batch size ({@value #DEFAULT_PULL_BATCH_SIZE} when the container's options come from
  * {@link #optionsBuilder} or the starter and none is set, and then
- * {@code flow-control.pull-threshold-for-queue} {@value #DEFAULT_PULL_THRESHOLD_FOR_QUEUE}),
+ * {@code flow-control.pull-threshold-for-queue} {@value #DEFAULT_PULL_THRESHOLD_FOR_QUEUE} and
+ * {@code flow-control.max-span} {@value #DEFAULT_MAX_SPAN}),
  * {@code client.id = batch-consumer-<id>}; {@code auto.offset.reset} is {@code earliest} and
  * {@code allow.auto.create.topics} is {@code false} unless set. The producer uses {@code acks=all}
  * and idempotence.
@@ -52,6 +53,13 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	 * polls of {@link #DEFAULT_PULL_BATCH_SIZE}, so that one poll does not stop fetching.
 	 */
 	public static final int DEFAULT_PULL_THRESHOLD_FOR_QUEUE = 2 * DEFAULT_PULL_BATCH_SIZE;
+
+	/**
+	 * The {@code flow-control.max-span} of a Kafka container that sets none: twice the count
+	 * threshold, as RocketMQ's 2000 is twice its 1000, so that a backlog within the count threshold
+	 * and one poll (at most 6000 messages in a row) never stops fetching by span.
+	 */
+	public static final int DEFAULT_MAX_SPAN = 2 * DEFAULT_PULL_THRESHOLD_FOR_QUEUE;
 
 	private static final Duration DEAD_LETTER_TIMEOUT = Duration.ofSeconds(30);
 
@@ -188,8 +196,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 
 	/**
 	 * The generic defaults with a pull of {@value #DEFAULT_PULL_BATCH_SIZE}, four times Kafka's own
-	 * {@code max.poll.records} default, and a count threshold of two such polls,
-	 * {@value #DEFAULT_PULL_THRESHOLD_FOR_QUEUE}.
+	 * {@code max.poll.records} default, a count threshold of two such polls,
+	 * {@value #DEFAULT_PULL_THRESHOLD_FOR_QUEUE}, and a span of twice that, {@value #DEFAULT_MAX_SPAN}.
 	 *
 	 * <p>The pull: at zero work each poll's records become one thread batch, and the owner thread's
 	 * cost is per poll and per slice, not only per record: with a poll of 32 it spends itself on
@@ -201,13 +209,21 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	 *
 	 * <p>The threshold: with the generic 1000 a poll of 2000 put a partition over it at once, and at
 	 * zero work flow control stopped fetching once per poll (1,941–1,995 times per 4 M records).
+	 *
+	 * <p>The span: the generic 2000 is one poll, so two polls of one partition, well within the count
+	 * threshold, stopped fetching by span (150–370 times per 4 M records at zero work), and the owner
+	 * waited for the fetches that followed each resume. At 8000 the stops by span are gone and
+	 * {@code unordered} handles about a fifth more records a second (docs/performance.md). The span
+	 * bounds what a crash delivers again behind one slow message: up to
+	 * {@code max-span + pull-batch-size} per partition.
 	 * @param id the container id
 	 * @return the builder
 	 */
 	@Override
 	public ContainerOptions.Builder optionsBuilder(String id) {
 		return ContainerOptions.builder(id).pullBatchSize(DEFAULT_PULL_BATCH_SIZE)
-			.pullThresholdForQueue(DEFAULT_PULL_THRESHOLD_FOR_QUEUE);
+			.pullThresholdForQueue(DEFAULT_PULL_THRESHOLD_FOR_QUEUE)
+			.maxSpan(DEFAULT_MAX_SPAN);
 	}
 
 }

@@ -2,6 +2,7 @@ package io.batchconsumer.core.kafka;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.SliceListener;
 
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Runtime tuning on Kafka: the transport's default pull size (2000) and count threshold (4000) apply
- * to options started from {@link KafkaTransport#optionsBuilder}; a {@code KafkaConsumer} cannot change
+ * Kafka's defaults and runtime tuning: the transport's default pull size (2000), count threshold (4000)
+ * and span (8000) apply to options started from {@link KafkaTransport#optionsBuilder}, so a held
+ * partition stops fetching by count, never by span; a {@code KafkaConsumer} cannot change
  * {@code max.poll.records} while running, so a change of {@code pull-batch-size} is refused and
  * changes nothing, while the thread size does change and every record is still processed once.
  */
@@ -31,6 +34,43 @@ class KafkaTuningTests extends SharedKafkaTransportTests {
 		// At 1000 against pulls of 2000 flow control stopped fetching after nearly every poll at zero work.
 		assertThat(options.pullThresholdForQueue()).isEqualTo(KafkaTransport.DEFAULT_PULL_THRESHOLD_FOR_QUEUE)
 			.isGreaterThanOrEqualTo(2 * options.pullBatchSize());
+		// At the generic 2000 (one poll) two polls of one partition stopped fetching by span at zero work.
+		assertThat(options.maxSpan()).isEqualTo(KafkaTransport.DEFAULT_MAX_SPAN)
+			.isGreaterThan(options.pullThresholdForQueue() + options.pullBatchSize());
+	}
+
+	@Test
+	void aHeldPartitionStopsFetchingByCountNotBySpanAndLosesNothing() throws Exception {
+		String topic = "held";
+		broker.createTopic(topic, 1);
+		broker.fill(topic, 1, 10_000, (i) -> "payload-" + i);
+		ProcessedRecords processed = new ProcessedRecords(1, 10_000);
+		CountDownLatch release = new CountDownLatch(1);
+		SliceListener held = (slice) -> {
+			release.await();
+			return processed.onSlice(slice);
+		};
+		ContainerOptions options = transport.optionsBuilder("held").topics(topic).group("group-" + topic)
+			.commitInterval(Duration.ofMillis(100)).shutdownTimeout(Duration.ofSeconds(10)).build();
+		BatchContainer container = new BatchContainer(options, transport.createSource(options), held,
+				transport.deadLetterSink(options));
+		container.start();
+		try {
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> container.stats().flowControlCount() + container.stats().flowControlSpan() > 0);
+			// Nothing finished: the backlog is one run of offsets, at most the count threshold and one poll.
+			assertThat(container.stats().backlog())
+				.isLessThanOrEqualTo(options.pullThresholdForQueue() + options.pullBatchSize());
+			assertThat(container.stats().flowControlSpan()).isZero();
+			assertThat(container.stats().flowControlCount()).isPositive();
+			release.countDown();
+			await().atMost(Duration.ofSeconds(60)).until(() -> processed.distinct() == 10_000);
+		}
+		finally {
+			release.countDown();
+			assertThat(container.stop()).isTrue();
+		}
+		assertThat(processed.duplicates()).isZero();
 	}
 
 	@Test

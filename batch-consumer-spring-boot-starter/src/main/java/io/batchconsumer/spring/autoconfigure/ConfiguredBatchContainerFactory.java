@@ -50,7 +50,7 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 
 	private final Transport transport;
 
-	/** The transport's own defaults (Kafka: pull size 2000, count threshold 4000) where no level set one. */
+	/** The transport's own defaults (Kafka: pull size 2000, count threshold 4000, span 8000) where no level set one. */
 	private final TransportDefaults transportDefaults;
 
 	private final PayloadConverter converter;

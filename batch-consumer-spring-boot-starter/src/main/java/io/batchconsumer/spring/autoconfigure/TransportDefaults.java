@@ -15,7 +15,8 @@ import io.batchconsumer.core.Transport;
 /**
  * The options a transport defaults otherwise than {@link ContainerOption}'s table: the values of
  * {@link Transport#optionsBuilder} that differ from {@link ContainerOption#defaultValue()} (Kafka:
- * {@code pull-batch-size} 2000, {@code flow-control.pull-threshold-for-queue} 4000). They apply
+ * {@code pull-batch-size} 2000, {@code flow-control.pull-threshold-for-queue} 4000,
+ * {@code flow-control.max-span} 8000). They apply
  * where no level set the option, at start-up and on a refresh alike; such a value's source stays
  * {@code DEFAULT}, its origin names the transport.
  *

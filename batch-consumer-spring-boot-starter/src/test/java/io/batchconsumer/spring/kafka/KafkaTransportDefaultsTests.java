@@ -34,7 +34,8 @@ import static org.awaitility.Awaitility.await;
  * property or global property sets them, a listener gets {@code pull-batch-size}
  * {@value KafkaTransport#DEFAULT_PULL_BATCH_SIZE} and {@code flow-control.pull-threshold-for-queue}
  * {@value KafkaTransport#DEFAULT_PULL_THRESHOLD_FOR_QUEUE} (two polls, so one poll does not stop
- * fetching), shown with source {@code DEFAULT} and origin {@code default of KafkaTransport}; a property
+ * fetching) and {@code flow-control.max-span} {@value KafkaTransport#DEFAULT_MAX_SPAN} (twice that, so
+ * neither do two polls of one partition), shown with source {@code DEFAULT} and origin {@code default of KafkaTransport}; a property
  * still wins, and a refresh that removes the property goes back to Kafka's default, not the generic
  * 1000.
  */
@@ -74,7 +75,7 @@ class KafkaTransportDefaultsTests {
 	}
 
 	@Test
-	void aListenerThatSetsNothingTakesKafkasPullSizeAndACountThresholdOfTwoPolls() {
+	void aListenerThatSetsNothingTakesKafkasPullSizeACountThresholdOfTwoPollsAndASpanOfTwiceThat() {
 		BatchContainer container = this.registry.getContainer("defaults");
 		assertThat(container.options().pullBatchSize()).isEqualTo(KafkaTransport.DEFAULT_PULL_BATCH_SIZE);
 		assertThat(container.options().pullThresholdForQueue()).isEqualTo(KafkaTransport.DEFAULT_PULL_THRESHOLD_FOR_QUEUE)
@@ -84,8 +85,12 @@ class KafkaTransportDefaultsTests {
 				"batch-consumer.pull-batch-size", "default of KafkaTransport"));
 		assertThat(shown.get(THRESHOLD)).isEqualTo(new EffectiveOption("4000", EffectiveOption.Source.DEFAULT,
 				"batch-consumer." + THRESHOLD, "default of KafkaTransport"));
+		assertThat(container.options().maxSpan()).isEqualTo(KafkaTransport.DEFAULT_MAX_SPAN)
+			.isEqualTo(2 * KafkaTransport.DEFAULT_PULL_THRESHOLD_FOR_QUEUE);
+		assertThat(shown.get("flow-control.max-span")).isEqualTo(new EffectiveOption("8000",
+				EffectiveOption.Source.DEFAULT, "batch-consumer.flow-control.max-span", "default of KafkaTransport"));
 		// The generic defaults stay where Kafka has none of its own.
-		assertThat(shown.get("flow-control.max-span").value()).isEqualTo("2000");
+		assertThat(shown.get("flow-control.pull-threshold-size-for-queue").origin()).isNotEqualTo("default of KafkaTransport");
 	}
 
 	@Test
