@@ -211,9 +211,10 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	 * zero work flow control stopped fetching once per poll (1,941–1,995 times per 4 M records).
 	 *
 	 * <p>The span: the generic 2000 is one poll, so two polls of one partition, well within the count
-	 * threshold, stopped fetching by span (150–370 times per 4 M records at zero work), and the owner
-	 * waited for the fetches that followed each resume. At 8000 the stops by span are gone and
-	 * {@code unordered} handles about a fifth more records a second (docs/performance.md). The span
+	 * threshold, stopped fetching by span (136–463 times per 4 M records at zero work), and the owner
+	 * waited for the fetches that followed each resume. At 8000 the stops by span are gone, and over 12
+	 * rounds {@code unordered} handled a median 1.16 times as many records a second, {@code key} 1.10
+	 * times (docs/performance.md). The span
 	 * bounds what a crash delivers again behind one slow message: up to
 	 * {@code max-span + pull-batch-size} per partition.
 	 * @param id the container id

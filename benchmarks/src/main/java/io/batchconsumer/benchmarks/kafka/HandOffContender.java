@@ -22,9 +22,9 @@ import io.batchconsumer.benchmarks.ThreadCpu;
  * The least a consumer that works on other threads than its poll thread can do: poll, hand each
  * partition's records to a pool of the scenario's threads in views of the slice size (no copy, no
  * conversion, no order, no ledger, no flow control beyond two slices per thread in flight), poll
- * again, and commit asynchronously about once a second whatever is finished. It loses messages on
+ * again, and commit the fetched positions asynchronously about once a second. It loses messages on
  * a crash (it commits what was fetched, not what was processed); it is a floor for the records-handled
- * clock, not a design: what any multi-threaded consumer pays over the plain loop on this machine.
+ * clock, not a design: the least any consumer that works off its poll thread pays on this machine.
  *
  * <p>Threading: one thread, {@code handoff-<group>}, owns the consumer; the pool only runs slices.
  */
