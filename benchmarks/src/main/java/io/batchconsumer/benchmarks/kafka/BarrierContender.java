@@ -39,9 +39,7 @@ final class BarrierContender implements Contender {
 
 	@Override
 	public Running start(Scenario scenario, String group, Tally tally) {
-		AtomicInteger ids = new AtomicInteger();
-		ExecutorService pool = Executors.newFixedThreadPool(scenario.threads(),
-				(task) -> new Thread(task, "barrier-" + group + "-worker-" + ids.incrementAndGet()));
+		ExecutorService pool = pool("barrier-" + group, scenario.threads());
 		KafkaConsumer<String, byte[]> consumer = KafkaClients.consumer(this.bootstrap, group, scenario);
 		AtomicBoolean running = new AtomicBoolean(true);
 		Thread thread = new Thread(() -> loop(consumer, pool, scenario, tally, running), "barrier-" + group);
@@ -51,6 +49,12 @@ final class BarrierContender implements Contender {
 			PlainConsumerContender.join(thread);
 			pool.shutdownNow();
 		};
+	}
+
+	/** A pool of {@code threads} workers named {@code <name>-worker-<n>}. */
+	static ExecutorService pool(String name, int threads) {
+		AtomicInteger ids = new AtomicInteger();
+		return Executors.newFixedThreadPool(threads, (task) -> new Thread(task, name + "-worker-" + ids.incrementAndGet()));
 	}
 
 	private static void loop(KafkaConsumer<String, byte[]> consumer, ExecutorService pool, Scenario scenario,

@@ -3,10 +3,8 @@ package io.batchconsumer.benchmarks.kafka;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -48,9 +46,7 @@ final class HandOffContender implements Contender {
 
 	@Override
 	public Running start(Scenario scenario, String group, Tally tally) {
-		AtomicInteger ids = new AtomicInteger();
-		ExecutorService pool = Executors.newFixedThreadPool(scenario.threads(),
-				(task) -> new Thread(task, "handoff-" + group + "-worker-" + ids.incrementAndGet()));
+		ExecutorService pool = BarrierContender.pool("handoff-" + group, scenario.threads());
 		KafkaConsumer<String, byte[]> consumer = KafkaClients.consumer(this.bootstrap, group, scenario);
 		AtomicBoolean running = new AtomicBoolean(true);
 		Thread thread = new Thread(() -> loop(consumer, pool, scenario, tally, running), "handoff-" + group);
