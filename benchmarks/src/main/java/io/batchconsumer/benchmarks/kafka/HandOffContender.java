@@ -24,7 +24,8 @@ import io.batchconsumer.benchmarks.ThreadCpu;
  * a crash (it commits what was fetched, not what was processed); it is a floor for the records-handled
  * clock, not a design: the least any consumer that works off its poll thread pays on this machine.
  *
- * <p>Threading: one thread, {@code handoff-<group>}, owns the consumer; the pool only runs slices.
+ * <p>Threading: one thread, {@code handoff-<group>-poll}, owns the consumer; the pool
+ * ({@code handoff-<group>-worker-<n>}) only runs slices.
  */
 final class HandOffContender implements Contender {
 
@@ -49,14 +50,15 @@ final class HandOffContender implements Contender {
 		ExecutorService pool = BarrierContender.pool("handoff-" + group, scenario.threads());
 		KafkaConsumer<String, byte[]> consumer = KafkaClients.consumer(this.bootstrap, group, scenario);
 		AtomicBoolean running = new AtomicBoolean(true);
-		Thread thread = new Thread(() -> loop(consumer, pool, scenario, tally, running), "handoff-" + group);
+		Thread thread = new Thread(() -> loop(consumer, pool, scenario, tally, running), "handoff-" + group + "-poll");
 		thread.start();
 		return new Running() {
 
 			@Override
 			public String note() {
-				return ThreadCpu.perRecord("poll thread", ThreadCpu.nanos(thread.getName(), ""), scenario.records())
-						+ ", " + ThreadCpu.perRecord("workers", ThreadCpu.nanos(thread.getName() + "-worker", ""),
+				// By the whole name's ends: the workers' names start as the poll thread's does.
+				return ThreadCpu.perRecord("poll thread", ThreadCpu.nanos("handoff-" + group, "-poll"), scenario.records())
+						+ ", " + ThreadCpu.perRecord("workers", ThreadCpu.nanos("handoff-" + group + "-worker", ""),
 								scenario.records());
 			}
 
