@@ -29,7 +29,7 @@ two builds of one contender side by side:
 The first contender is the reference of the ratios. Options: --jar (default
 benchmarks/target/benchmarks.jar, its lib/ beside it), --rounds (9), --per-jvm (3), --heap (1g, every JVM),
 --jvm='...' (flags of every contender JVM, default '-Xms{heap} -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages';
---jvm='' for none) and --runner='...' (default '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'). Writes each
+--jvm='' for none; a contender whose own flags set a smaller -Xmx than --heap needs --jvm without -Xms) and --runner='...' (default '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'). Writes each
 runner's log and results under OUT/runs/, every measured round to OUT/results.csv, and the table to
 OUT/summary.md: per contender the medians of records/s on both clocks (records handled; committed to
 the end), of the per-round ratios to the reference, of the consuming threads' CPU per record and of
@@ -60,7 +60,7 @@ def run_one(jar, heap, jvm, runner, per_jvm, bootstrap, spec, directory):
     flags = flags.split()
     jar = next((flag[len('jar='):] for flag in flags if flag.startswith('jar=')), jar)
     flags = [flag for flag in flags if not flag.startswith('jar=')]
-    command = ['java', '-Xmx' + heap, *jvm.format(heap=heap).split(), *flags, '-jar', jar, '--broker=' + bootstrap, '--contender=' + name,
+    command = ['java', '-Xmx' + heap, *jvm.replace('{heap}', heap).split(), *flags, '-jar', jar, '--broker=' + bootstrap, '--contender=' + name,
                f'--rounds={per_jvm}', *runner.split(), '--out=' + directory]
     with open(directory + '.log', 'w') as log:
         subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True)
@@ -161,7 +161,7 @@ def main():
     table = summarize(args.contenders, measured)
     with open(os.path.join(args.out, 'summary.md'), 'w') as out:
         out.write(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {args.rounds} rounds (the last of "
-                  f"{args.per_jvm} in each JVM), runner `{args.runner}`, heap {args.heap}, JVM flags `{args.jvm.format(heap=args.heap)}`; medians, ratios per round "
+                  f"{args.per_jvm} in each JVM), runner `{args.runner}`, heap {args.heap}, JVM flags `{args.jvm.replace('{heap}', args.heap)}`; medians, ratios per round "
                   f"(min–max)\n\n{table}\n")
     print(table)
 

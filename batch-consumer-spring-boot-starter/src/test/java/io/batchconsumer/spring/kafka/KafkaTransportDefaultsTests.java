@@ -18,6 +18,7 @@ import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.kafka.KafkaTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.EffectiveOption;
@@ -90,7 +91,11 @@ class KafkaTransportDefaultsTests {
 		assertThat(shown.get("flow-control.max-span")).isEqualTo(new EffectiveOption("8000",
 				EffectiveOption.Source.DEFAULT, "batch-consumer.flow-control.max-span", "default of KafkaTransport"));
 		// The generic defaults stay where Kafka has none of its own.
-		assertThat(shown.get("flow-control.pull-threshold-size-for-queue").origin()).isNotEqualTo("default of KafkaTransport");
+		assertThat(container.options().pullThresholdSizeForQueue())
+			.isEqualTo(ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE.defaultValue());
+		EffectiveOption size = shown.get("flow-control.pull-threshold-size-for-queue");
+		assertThat(size.source()).isEqualTo(EffectiveOption.Source.DEFAULT);
+		assertThat(size.origin()).isNull();
 	}
 
 	@Test

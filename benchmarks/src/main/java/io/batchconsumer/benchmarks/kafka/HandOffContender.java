@@ -3,6 +3,7 @@ package io.batchconsumer.benchmarks.kafka;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -86,7 +87,7 @@ final class HandOffContender implements Contender {
 						List<ConsumerRecord<String, byte[]>> slice = all.subList(from,
 								Math.min(all.size(), from + scenario.sliceSize()));
 						inFlight.acquire();
-						pool.execute(() -> {
+						if (!handOff(pool, inFlight, () -> {
 							try {
 								for (ConsumerRecord<String, byte[]> record : slice) {
 									long index = Records.index(record.value());
@@ -97,7 +98,9 @@ final class HandOffContender implements Contender {
 							finally {
 								inFlight.release();
 							}
-						});
+						})) {
+							return;
+						}
 					}
 				}
 				if (System.nanoTime() - nextCommit > 0) {
@@ -108,6 +111,18 @@ final class HandOffContender implements Contender {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Runs the slice on the pool; {@code false}, its permit given back, once the pool is shut down. */
+	private static boolean handOff(ExecutorService pool, Semaphore inFlight, Runnable slice) {
+		try {
+			pool.execute(slice);
+			return true;
+		}
+		catch (RejectedExecutionException ex) {
+			inFlight.release();
+			return false;
 		}
 	}
 

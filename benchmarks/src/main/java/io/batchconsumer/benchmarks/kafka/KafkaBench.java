@@ -74,8 +74,18 @@ public final class KafkaBench implements AutoCloseable {
 				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.UNORDERED),
 				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.KEY),
 				BatchConsumerContender.defaultsEachMessage(this.transport, Ordering.PARTITION), new PerfectPoolContender())
-			.filter((contender) -> contender.runsUnnamed() ? options.includes(contender.name()) : options.named(contender.name()))
+			.filter((contender) -> chosen(contender, options))
 			.toList();
+	}
+
+	/**
+	 * Whether the command line chose a contender: named, or any that runs unnamed when none is named.
+	 * @param contender the contender
+	 * @param options the command line
+	 * @return {@code true} when it runs
+	 */
+	static boolean chosen(Contender contender, RunnerOptions options) {
+		return contender.runsUnnamed() ? options.includes(contender.name()) : options.named(contender.name());
 	}
 
 	/**

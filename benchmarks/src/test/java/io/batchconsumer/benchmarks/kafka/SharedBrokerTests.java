@@ -66,7 +66,11 @@ class SharedBrokerTests {
 
 		assertThat(named).extracting(RunResult::contender).containsExactly(HAND_OFF);
 		assertThat(named).allSatisfy((row) -> assertThat(row.processed()).isEqualTo(row.records()));
-		assertThat(new HandOffContender(broker.bootstrap()).runsUnnamed()).isFalse();
+		Contender handOff = new HandOffContender(broker.bootstrap());
+		Contender plain = new PlainConsumerContender(broker.bootstrap());
+		assertThat(KafkaBench.chosen(handOff, RunnerOptions.parse())).isFalse();
+		assertThat(KafkaBench.chosen(plain, RunnerOptions.parse())).isTrue();
+		assertThat(KafkaBench.chosen(handOff, RunnerOptions.parse("--contender=" + HAND_OFF))).isTrue();
 	}
 
 	@Test
