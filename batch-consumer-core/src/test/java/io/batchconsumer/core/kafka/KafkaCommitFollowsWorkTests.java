@@ -24,9 +24,7 @@ class KafkaCommitFollowsWorkTests extends SharedKafkaTransportTests {
 	@Test
 	void everyIdlePartitionIsCommittedWithoutWaitingForTheIntervalOrThePollTimeout() throws Exception {
 		String topic = "idle-commits";
-		broker.createTopic(topic, 4);
-		broker.fill(topic, 4, 200, (i) -> "payload-" + i);
-		ProcessedRecords processed = new ProcessedRecords(4, 200);
+		ProcessedRecords processed = filled(topic, 4, 200);
 		ContainerOptions options = ContainerOptions.builder("idle-commits").topics(topic).group("group-" + topic)
 			.ordering(Ordering.UNORDERED).threadSize(4).consumerBatchSize(50).pullBatchSize(100)
 			.commitInterval(Duration.ofMinutes(1)).pollTimeout(Duration.ofMinutes(1))

@@ -42,9 +42,7 @@ class KafkaTuningTests extends SharedKafkaTransportTests {
 	@Test
 	void aHeldPartitionStopsFetchingByCountNotBySpanAndLosesNothing() throws Exception {
 		String topic = "held";
-		broker.createTopic(topic, 1);
-		broker.fill(topic, 1, 10_000, (i) -> "payload-" + i);
-		ProcessedRecords processed = new ProcessedRecords(1, 10_000);
+		ProcessedRecords processed = filled(topic, 1, 10_000);
 		CountDownLatch release = new CountDownLatch(1);
 		SliceListener held = (slice) -> {
 			release.await();
@@ -76,9 +74,7 @@ class KafkaTuningTests extends SharedKafkaTransportTests {
 	@Test
 	void thePullSizeIsRefusedTheThreadSizeChanges() throws Exception {
 		String topic = "tuning";
-		broker.createTopic(topic, 2);
-		broker.fill(topic, 2, 2_000, (i) -> "payload-" + i);
-		ProcessedRecords processed = new ProcessedRecords(2, 2_000);
+		ProcessedRecords processed = filled(topic, 2, 2_000);
 		ContainerOptions options = transport.optionsBuilder("tuning").topics(topic).group("group-" + topic)
 			.ordering(Ordering.KEY).threadSize(2).commitInterval(Duration.ofMillis(100))
 			.shutdownTimeout(Duration.ofSeconds(10)).build();

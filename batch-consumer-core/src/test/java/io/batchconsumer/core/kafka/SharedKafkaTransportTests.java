@@ -29,4 +29,18 @@ abstract class SharedKafkaTransportTests {
 		transport.close();
 	}
 
+	/**
+	 * Creates a topic, fills each partition with {@code payload-<i>} and counts what is processed of it.
+	 * @param topic the topic
+	 * @param partitions its partitions
+	 * @param perPartition records in each
+	 * @return the counter of its records
+	 * @throws Exception when the broker fails
+	 */
+	static ProcessedRecords filled(String topic, int partitions, int perPartition) throws Exception {
+		broker.createTopic(topic, partitions);
+		broker.fill(topic, partitions, perPartition, (i) -> "payload-" + i);
+		return new ProcessedRecords(partitions, perPartition);
+	}
+
 }
