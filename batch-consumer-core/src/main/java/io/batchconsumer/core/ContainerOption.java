@@ -96,6 +96,19 @@ public final class ContainerOption<T> {
 			"How wide the offset span of a partition's unfinished work may grow before fetching stops "
 					+ "('unordered' and 'key' ordering).");
 
+	public static final ContainerOption<Integer> PULL_THRESHOLD_FOR_CONTAINER = new ContainerOption<>(
+			"flow-control.pull-threshold-for-container", Integer.class, 50_000, PROPERTIES,
+			ContainerOptions::pullThresholdForContainer, OptionChecks.between(1, Integer.MAX_VALUE),
+			"How many buffered messages of the whole container, over all its partitions, stop fetching the "
+					+ "partitions that hold more than their share (this divided by the partitions assigned).");
+
+	/** A size in bytes, like {@link #PULL_THRESHOLD_SIZE_FOR_QUEUE}. */
+	public static final ContainerOption<Long> PULL_THRESHOLD_SIZE_FOR_CONTAINER = new ContainerOption<>(
+			"flow-control.pull-threshold-size-for-container", Long.class, 64L * 1024 * 1024, PROPERTIES,
+			ContainerOptions::pullThresholdSizeForContainer, OptionChecks.between(1, Long.MAX_VALUE),
+			"How many buffered bytes of the whole container, over all its partitions, stop fetching the "
+					+ "partitions that hold more than their share (this divided by the partitions assigned).");
+
 	public static final ContainerOption<Duration> SUSPEND = new ContainerOption<>("flow-control.suspend",
 			Duration.class, Duration.ofMillis(50), PROPERTIES, ContainerOptions::suspend, OptionChecks::notNegative,
 			"How long a partition stopped by flow control waits before it is looked at again.");
@@ -157,7 +170,8 @@ public final class ContainerOption<T> {
 
 	private static final List<ContainerOption<?>> ALL = List.of(ID, TOPICS, GROUP, MODE, THREAD_SIZE,
 			CONSUMER_BATCH_SIZE, PULL_BATCH_SIZE, PULL_INTERVAL, ORDERING, PULL_THRESHOLD_FOR_QUEUE,
-			PULL_THRESHOLD_SIZE_FOR_QUEUE, MAX_SPAN, SUSPEND, COMMIT_INTERVAL, RETRY_MAX_ATTEMPTS, RETRY_BACKOFF,
+			PULL_THRESHOLD_SIZE_FOR_QUEUE, MAX_SPAN, PULL_THRESHOLD_FOR_CONTAINER, PULL_THRESHOLD_SIZE_FOR_CONTAINER, SUSPEND,
+			COMMIT_INTERVAL, RETRY_MAX_ATTEMPTS, RETRY_BACKOFF,
 			RETRY_MULTIPLIER, RETRY_MAX_BACKOFF, DEAD_LETTER_ENABLED, SHUTDOWN_TIMEOUT, POLL_TIMEOUT, TAGS, DELAY,
 			RETRY_BLOCKING_LIMIT, RETRY_LEVELS);
 

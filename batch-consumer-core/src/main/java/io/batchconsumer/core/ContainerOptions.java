@@ -26,6 +26,10 @@ import java.util.Map;
  * @param pullThresholdForQueue buffered messages per partition above which fetching stops
  * @param pullThresholdSizeForQueue buffered bytes per partition above which fetching stops
  * @param maxSpan the offset span of a partition's unfinished work above which fetching stops
+ * @param pullThresholdForContainer buffered messages of the whole container above which the partitions
+ *        holding more than their share stop fetching
+ * @param pullThresholdSizeForContainer buffered bytes of the whole container above which the partitions
+ *        holding more than their share stop fetching
  * @param suspend how long a partition stays paused by flow control before it is looked at again
  * @param commitInterval the least time between two commits of a busy partition (an idle one is committed
  *        after 1/100 of it, at least 5 ms); zero commits after each finished batch
@@ -44,10 +48,10 @@ import java.util.Map;
  */
 public record ContainerOptions(String id, List<String> topics, String group, ConsumptionMode mode, int threadSize,
 		int consumerBatchSize, int pullBatchSize, Duration pullInterval, Ordering ordering, int pullThresholdForQueue,
-		long pullThresholdSizeForQueue, int maxSpan, Duration suspend, Duration commitInterval, int retryMaxAttempts,
-		Duration retryBackoff, double retryMultiplier, Duration retryMaxBackoff, boolean deadLetterEnabled,
-		Duration shutdownTimeout, Duration pollTimeout, String tags, Duration delay, Duration retryBlockingLimit,
-		String retryLevels) {
+		long pullThresholdSizeForQueue, int maxSpan, int pullThresholdForContainer, long pullThresholdSizeForContainer,
+		Duration suspend, Duration commitInterval, int retryMaxAttempts, Duration retryBackoff, double retryMultiplier,
+		Duration retryMaxBackoff, boolean deadLetterEnabled, Duration shutdownTimeout, Duration pollTimeout,
+		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels) {
 
 	/**
 	 * Starts a builder with every default.
@@ -169,6 +173,10 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 
 		public Builder maxSpan(int span) { return set(ContainerOption.MAX_SPAN, span); }
 
+		public Builder pullThresholdForContainer(int count) { return set(ContainerOption.PULL_THRESHOLD_FOR_CONTAINER, count); }
+
+		public Builder pullThresholdSizeForContainer(long bytes) { return set(ContainerOption.PULL_THRESHOLD_SIZE_FOR_CONTAINER, bytes); }
+
 		public Builder suspend(Duration suspend) { return set(ContainerOption.SUSPEND, suspend); }
 
 		public Builder commitInterval(Duration interval) { return set(ContainerOption.COMMIT_INTERVAL, interval); }
@@ -214,7 +222,8 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 					get(ContainerOption.CONSUMER_BATCH_SIZE), get(ContainerOption.PULL_BATCH_SIZE),
 					get(ContainerOption.PULL_INTERVAL), get(ContainerOption.ORDERING),
 					get(ContainerOption.PULL_THRESHOLD_FOR_QUEUE), get(ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE),
-					get(ContainerOption.MAX_SPAN), get(ContainerOption.SUSPEND), get(ContainerOption.COMMIT_INTERVAL),
+					get(ContainerOption.MAX_SPAN), get(ContainerOption.PULL_THRESHOLD_FOR_CONTAINER),
+					get(ContainerOption.PULL_THRESHOLD_SIZE_FOR_CONTAINER), get(ContainerOption.SUSPEND), get(ContainerOption.COMMIT_INTERVAL),
 					get(ContainerOption.RETRY_MAX_ATTEMPTS), get(ContainerOption.RETRY_BACKOFF),
 					get(ContainerOption.RETRY_MULTIPLIER), get(ContainerOption.RETRY_MAX_BACKOFF),
 					get(ContainerOption.DEAD_LETTER_ENABLED), get(ContainerOption.SHUTDOWN_TIMEOUT),

@@ -18,7 +18,8 @@ import java.util.List;
  * @param pausedByUser whether an operator paused it
  * @param endOffset the end of the partition when the transport knows it, or -1
  * @param flowControlReason why flow control stopped fetching it ({@code count}, {@code size},
- *        {@code span}, comma-separated when several), or {@code null} while it does not
+ *        {@code span}, or the container's {@code container-count}, {@code container-size};
+ *        comma-separated when several), or {@code null} while it does not
  * @param batches the oldest open thread batches (at most {@link #MAX_BATCHES}), the first holding the
  *        watermark
  */

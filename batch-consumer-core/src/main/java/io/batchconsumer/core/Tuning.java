@@ -23,7 +23,8 @@ public final class Tuning {
 	public static final List<ContainerOption<?>> OPTIONS = List.of(ContainerOption.THREAD_SIZE,
 			ContainerOption.CONSUMER_BATCH_SIZE, ContainerOption.PULL_BATCH_SIZE,
 			ContainerOption.PULL_THRESHOLD_FOR_QUEUE, ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE,
-			ContainerOption.MAX_SPAN);
+			ContainerOption.MAX_SPAN, ContainerOption.PULL_THRESHOLD_FOR_CONTAINER,
+			ContainerOption.PULL_THRESHOLD_SIZE_FOR_CONTAINER);
 
 	private Tuning() {
 	}

@@ -24,6 +24,17 @@ import io.batchconsumer.core.TopicPartition;
  * workers idle once they drain the buffer faster than that: at zero work a 1000-message buffer
  * drains in well under a millisecond.)
  *
+ * <p>The container as a whole is bounded too: while the backlog of all its partitions together is
+ * above {@code pull-threshold-for-container} messages (or {@code pull-threshold-size-for-container}
+ * bytes), each partition that holds more than its share, that threshold divided by the partitions
+ * assigned, stops (reason {@code container-count} or {@code container-size}, counted with
+ * {@code count} or {@code size}). It resumes once it is below the low-water mark of its share or the
+ * container below that of the whole. So a few busy partitions may each fill up to their own
+ * threshold while the others are empty, and many busy ones share what the container may hold
+ * (RocketMQ's {@code pullThresholdForTopic} divides it among the queues always). A partition below
+ * its share keeps fetching, so no partition waits for another's slow message; what the container
+ * buffers stays within its threshold plus one poll per partition.
+ *
  * <p>A single message larger than the byte threshold still gets through: the threshold is checked
  * against what is buffered, so an empty partition is always fetched.
  *
@@ -31,7 +42,7 @@ import io.batchconsumer.core.TopicPartition;
  * and after each tune that makes it so: a poll that brings that much of one partition then puts it
  * over the threshold, and fetching stops after every such poll (Kafka's pull of 2000 against the
  * generic threshold of 1000 did so once per 2000 records at zero work, which is why Kafka's default
- * threshold is 4000; docs/performance.md).
+ * threshold is higher; docs/performance.md).
  *
  * <p>Threading: owned by the owner thread.
  */
@@ -78,8 +89,9 @@ final class FlowController {
 	void apply(List<PartitionState> partitions, boolean containerPaused, MessageSource source, long nowNanos) {
 		List<TopicPartition> pause = new ArrayList<>();
 		List<TopicPartition> resume = new ArrayList<>();
+		Shares shares = Shares.of(partitions, this.options);
 		for (PartitionState partition : partitions) {
-			evaluate(partition, nowNanos);
+			evaluate(partition, shares, nowNanos);
 			boolean shouldPause = partition.flow().isPaused() || partition.pauses.isUserPaused() || containerPaused;
 			if (partition.pauses.sourcePausedChangesTo(shouldPause)) {
 				(shouldPause ? pause : resume).add(partition.partition);
@@ -96,21 +108,24 @@ final class FlowController {
 	/**
 	 * Pauses the partition for flow control, or resumes it below the low-water mark.
 	 * @param partition the partition
+	 * @param shares the container's backlog and each partition's share of its thresholds
 	 * @param nowNanos the time
 	 */
-	void evaluate(PartitionState partition, long nowNanos) {
+	void evaluate(PartitionState partition, Shares shares, long nowNanos) {
 		if (!partition.flow().isPaused()) {
 			boolean count = partition.backlog() > this.options.pullThresholdForQueue();
 			boolean size = partition.backlogBytes() > this.options.pullThresholdSizeForQueue();
 			boolean span = spanCounts() && partition.span() > this.options.maxSpan();
-			if (count || size || span) {
-				partition.flow().pause(nowNanos, reasons(count, size, span));
-				countIf(count, this.counters.flowControlCount);
-				countIf(size, this.counters.flowControlSize);
+			boolean containerCount = shares.countOver() && partition.backlog() > shares.count();
+			boolean containerSize = shares.sizeOver() && partition.backlogBytes() > shares.bytes();
+			if (count || size || span || containerCount || containerSize) {
+				partition.flow().pause(nowNanos, reasons(count, size, span, containerCount, containerSize));
+				countIf(count || containerCount, this.counters.flowControlCount);
+				countIf(size || containerSize, this.counters.flowControlSize);
 				countIf(span, this.counters.flowControlSpan);
 			}
 		}
-		else if (isBelowLowWater(partition)) {
+		else if (isBelowLowWater(partition) && shares.letsResume(partition)) {
 			partition.flow().resume();
 		}
 	}
@@ -139,24 +154,73 @@ final class FlowController {
 		return this.options.ordering() != Ordering.PARTITION;
 	}
 
-	private static long lowWater(long threshold) {
+	static long lowWater(long threshold) {
 		return threshold / 100 * LOW_WATER_PERCENT + threshold % 100 * LOW_WATER_PERCENT / 100;
 	}
 
-	private static String reasons(boolean count, boolean size, boolean span) {
-		StringBuilder reasons = new StringBuilder();
-		for (String reason : new String[] { count ? "count" : null, size ? "size" : null, span ? "span" : null }) {
-			if (reason != null) {
-				reasons.append((reasons.length() > 0) ? "," : "").append(reason);
-			}
+	private static String reasons(boolean count, boolean size, boolean span, boolean containerCount,
+			boolean containerSize) {
+		List<String> reasons = new ArrayList<>(2);
+		addIf(reasons, count, "count");
+		addIf(reasons, size, "size");
+		addIf(reasons, span, "span");
+		addIf(reasons, containerCount, "container-count");
+		addIf(reasons, containerSize, "container-size");
+		return String.join(",", reasons);
+	}
+
+	private static void addIf(List<String> reasons, boolean reason, String name) {
+		if (reason) {
+			reasons.add(name);
 		}
-		return reasons.toString();
 	}
 
 	private static void countIf(boolean reason, LongAdder counter) {
 		if (reason) {
 			counter.increment();
 		}
+	}
+
+	/**
+	 * The container's backlog over all its partitions, and each partition's share of the
+	 * container's thresholds, taken once per evaluation of every partition.
+	 * @param total buffered messages of every partition
+	 * @param totalBytes buffered bytes of every partition
+	 * @param count a partition's share of {@code pull-threshold-for-container}, at least 1
+	 * @param bytes a partition's share of {@code pull-threshold-size-for-container}, at least 1
+	 * @param countThreshold {@code pull-threshold-for-container}
+	 * @param sizeThreshold {@code pull-threshold-size-for-container}
+	 */
+	record Shares(long total, long totalBytes, long count, long bytes, long countThreshold, long sizeThreshold) {
+
+		static Shares of(List<PartitionState> partitions, ContainerOptions options) {
+			long total = 0;
+			long totalBytes = 0;
+			for (PartitionState partition : partitions) {
+				total += partition.backlog();
+				totalBytes += partition.backlogBytes();
+			}
+			int assigned = Math.max(1, partitions.size());
+			return new Shares(total, totalBytes, Math.max(1, options.pullThresholdForContainer() / assigned),
+					Math.max(1, options.pullThresholdSizeForContainer() / assigned), options.pullThresholdForContainer(),
+					options.pullThresholdSizeForContainer());
+		}
+
+		boolean countOver() {
+			return this.total > this.countThreshold;
+		}
+
+		boolean sizeOver() {
+			return this.totalBytes > this.sizeThreshold;
+		}
+
+		/** Whether the container lets a stopped partition fetch again: it, or the container, is low enough. */
+		boolean letsResume(PartitionState partition) {
+			return (this.total <= lowWater(this.countThreshold) || partition.backlog() <= lowWater(this.count))
+					&& (this.totalBytes <= lowWater(this.sizeThreshold)
+							|| partition.backlogBytes() <= lowWater(this.bytes));
+		}
+
 	}
 
 }

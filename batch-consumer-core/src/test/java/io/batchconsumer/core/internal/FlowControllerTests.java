@@ -2,6 +2,7 @@ package io.batchconsumer.core.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,10 +25,19 @@ class FlowControllerTests {
 	private final Counters counters = new Counters();
 
 	private FlowController flow(int count, long bytes, int span) {
-		ContainerOptions options = ContainerOptions.builder("c").topics(OwnerSteps.TOPIC)
-			.ordering(Ordering.UNORDERED).pullThresholdForQueue(count).pullThresholdSizeForQueue(bytes)
-			.maxSpan(span).suspend(Duration.ofMillis(50)).build();
-		return new FlowController(options, this.counters);
+		return new FlowController(options(count, bytes, span).build(), this.counters);
+	}
+
+	private static ContainerOptions.Builder options(int count, long bytes, int span) {
+		return ContainerOptions.builder("c").topics(OwnerSteps.TOPIC).ordering(Ordering.UNORDERED)
+			.pullThresholdForQueue(count).pullThresholdSizeForQueue(bytes).maxSpan(span)
+			.suspend(Duration.ofMillis(50));
+	}
+
+	/** A flow controller whose only thresholds that can be reached are the container's. */
+	private FlowController containerFlow(int count, long bytes) {
+		return new FlowController(options(Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE)
+			.pullThresholdForContainer(count).pullThresholdSizeForContainer(bytes).build(), this.counters);
 	}
 
 	@Test
@@ -43,10 +53,10 @@ class FlowControllerTests {
 		assertThat(this.counters.flowControlCount.sum()).isEqualTo(1);
 		assertThat(this.counters.flowControlSize.sum()).isZero();
 		// 101 fetched; finishing 20 leaves 81, above the low-water mark of 80: still paused.
-		finishFirst(p, 20);
+		finishFirst(this.steps, p, 20);
 		flow.apply(this.steps.partitions.all(), false, this.steps.source, this.ticker.nanoTime());
 		assertThat(p.flow().isPaused()).isTrue();
-		finishFirst(p, 1);
+		finishFirst(this.steps, p, 1);
 		flow.apply(this.steps.partitions.all(), false, this.steps.source, this.ticker.nanoTime());
 		assertThat(p.flow().isPaused()).isFalse();
 		assertThat(this.counters.flowControlCount.sum()).isEqualTo(1);
@@ -72,7 +82,7 @@ class FlowControllerTests {
 		FlowController flow = flow(5, 10, 3);
 		PartitionState p = this.steps.partition(0);
 		this.steps.fetch(p, 6);
-		flow.evaluate(p, this.ticker.nanoTime());
+		flow.apply(this.steps.partitions.all(), false, this.steps.source, this.ticker.nanoTime());
 		assertThat(p.flow().isPaused()).isTrue();
 		assertThat(this.counters.flowControlCount.sum()).isEqualTo(1);
 		assertThat(this.counters.flowControlSize.sum()).isEqualTo(1);
@@ -84,7 +94,7 @@ class FlowControllerTests {
 		FlowController flow = flow(1, Long.MAX_VALUE / 2, 1_000_000);
 		PartitionState p = this.steps.partition(0);
 		this.steps.fetch(p, 2);
-		flow.evaluate(p, this.ticker.nanoTime());
+		flow.apply(this.steps.partitions.all(), false, this.steps.source, this.ticker.nanoTime());
 		assertThat(flow.nanosUntilRecheck(p, this.ticker.nanoTime())).isEqualTo(Duration.ofMillis(50).toNanos());
 		assertThat(flow.nanosUntilRecheck(p, this.ticker.advance(Duration.ofMillis(20))))
 			.isEqualTo(Duration.ofMillis(30).toNanos());
@@ -106,13 +116,102 @@ class FlowControllerTests {
 		assertThat(p.pauses.sourcePausedChangesTo(false)).isFalse();
 	}
 
+	@Test
+	void aContainerOverItsThresholdStopsOnlyThePartitionsAboveTheirShare() {
+		OwnerSteps four = new OwnerSteps(4);
+		FlowController flow = containerFlow(100, Long.MAX_VALUE / 2);
+		PartitionState deep = four.partition(0);
+		PartitionState shallow = four.partition(1);
+		four.fetch(deep, 90);
+		four.fetch(shallow, 10);
+		flow.apply(four.partitions.all(), false, four.source, this.ticker.nanoTime());
+		assertThat(deep.flow().isPaused()).isFalse();
+		// 105 in all, above 100: the share of each of the 4 partitions is 25.
+		four.fetch(shallow, 5);
+		flow.apply(four.partitions.all(), false, four.source, this.ticker.nanoTime());
+		assertThat(deep.flow().isPaused()).isTrue();
+		assertThat(deep.flow().reason()).isEqualTo("container-count");
+		assertThat(shallow.flow().isPaused()).as("15 is within the share").isFalse();
+		assertThat(this.counters.flowControlCount.sum()).isEqualTo(1);
+		four.fetch(shallow, 11);
+		flow.apply(four.partitions.all(), false, four.source, this.ticker.nanoTime());
+		assertThat(shallow.flow().isPaused()).as("26 is above the share").isTrue();
+		// 116 in all; each resumes at 80 % of the container's 100 or of its own share of 25.
+		finishFirst(four, deep, 35);
+		flow.apply(four.partitions.all(), false, four.source, this.ticker.nanoTime());
+		assertThat(deep.flow().isPaused()).as("81 in all, 55 in it").isTrue();
+		assertThat(shallow.flow().isPaused()).isTrue();
+		finishFirst(four, deep, 1);
+		flow.apply(four.partitions.all(), false, four.source, this.ticker.nanoTime());
+		assertThat(deep.flow().isPaused()).as("80 in all").isFalse();
+		assertThat(shallow.flow().isPaused()).isFalse();
+		assertThat(this.counters.flowControlCount.sum()).isEqualTo(2);
+		assertThat(this.counters.flowControlSize.sum()).isZero();
+	}
+
+	@Test
+	void aContainerOverItsByteThresholdStopsThePartitionsAboveTheirShareOfBytes() {
+		OwnerSteps two = new OwnerSteps(2);
+		PartitionState deep = two.partition(0);
+		PartitionState empty = two.partition(1);
+		two.fetch(deep, 20);
+		FlowController flow = containerFlow(Integer.MAX_VALUE, deep.backlogBytes());
+		flow.apply(two.partitions.all(), false, two.source, this.ticker.nanoTime());
+		assertThat(deep.flow().isPaused()).as("at the threshold, not above").isFalse();
+		two.fetch(empty, 1);
+		flow.apply(two.partitions.all(), false, two.source, this.ticker.nanoTime());
+		assertThat(deep.flow().isPaused()).isTrue();
+		assertThat(deep.flow().reason()).isEqualTo("container-size");
+		assertThat(empty.flow().isPaused()).isFalse();
+		assertThat(this.counters.flowControlSize.sum()).isEqualTo(1);
+		assertThat(this.counters.flowControlCount.sum()).isZero();
+	}
+
+	/**
+	 * Partitions fetched, held and finished at random: after each evaluation a partition is stopped
+	 * by the container only while it and the container are above the low-water marks (so no
+	 * partition waits for what another holds), and the container holds less than twice its
+	 * threshold and one poll per partition.
+	 */
+	@Test
+	void theContainerThresholdBoundsTheBacklogAndStarvesNoPartition() {
+		for (long seed = 0; seed < 200; seed++) {
+			Random random = new Random(seed);
+			int partitionCount = 1 + random.nextInt(8);
+			int threshold = 1 + random.nextInt(400);
+			int pull = 1 + random.nextInt(60);
+			OwnerSteps steps = new OwnerSteps(partitionCount);
+			FlowController flow = containerFlow(threshold, Long.MAX_VALUE / 2);
+			long share = Math.max(1, threshold / partitionCount);
+			for (int step = 0; step < 300; step++) {
+				PartitionState p = steps.partition(random.nextInt(partitionCount));
+				if (random.nextInt(3) > 0 && !p.flow().isPaused()) {
+					steps.fetch(p, 1 + random.nextInt(pull));
+				}
+				else if (p.buffered() > 0) {
+					finishFirst(steps, p, 1 + random.nextInt(p.buffered()));
+				}
+				flow.apply(steps.partitions.all(), false, steps.source, this.ticker.nanoTime());
+				long total = steps.partitions.all().stream().mapToLong(PartitionState::backlog).sum();
+				String at = "seed " + seed + ", step " + step;
+				assertThat(total).as(at).isLessThan(2L * threshold + (long) partitionCount * pull);
+				for (PartitionState state : steps.partitions.all()) {
+					if (state.flow().isPaused()) {
+						assertThat(state.backlog()).as(at).isGreaterThan(FlowController.lowWater(share));
+						assertThat(total).as(at).isGreaterThan(FlowController.lowWater(threshold));
+					}
+				}
+			}
+		}
+	}
+
 	/** Hands out the first {@code count} buffered messages as one slice and finishes it. */
-	private void finishFirst(PartitionState p, int count) {
+	private void finishFirst(OwnerSteps steps, PartitionState p, int count) {
 		List<Message<byte[]>> run = p.take(count);
 		Slice slice = p.openBatch(run.get(0).offset(), run.get(run.size() - 1).offset(), List.of(run), count,
 				this.ticker.nanoTime())[0];
 		p.startSlice();
-		this.steps.finish(slice);
+		steps.finish(slice);
 	}
 
 }

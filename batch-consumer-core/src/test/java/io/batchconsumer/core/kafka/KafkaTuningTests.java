@@ -10,9 +10,10 @@ import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.PartitionStats;
 import io.batchconsumer.core.SliceListener;
-
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -63,6 +64,41 @@ class KafkaTuningTests extends SharedKafkaTransportTests {
 			assertThat(container.stats().flowControlCount()).isPositive();
 			release.countDown();
 			await().atMost(Duration.ofSeconds(60)).until(() -> processed.distinct() == 10_000);
+		}
+		finally {
+			release.countDown();
+			assertThat(container.stop()).isTrue();
+		}
+		assertThat(processed.duplicates()).isZero();
+	}
+
+	@Test
+	void theContainerThresholdStopsEveryPartitionAtItsShareAndLosesNothing() throws Exception {
+		String topic = "container-held";
+		int partitions = 4;
+		ProcessedRecords processed = filled(topic, partitions, 5_000);
+		CountDownLatch release = new CountDownLatch(1);
+		SliceListener held = (slice) -> {
+			release.await();
+			return processed.onSlice(slice);
+		};
+		ContainerOptions options = transport.optionsBuilder("container-held").topics(topic).group("group-" + topic)
+			.pullThresholdForContainer(2_000).commitInterval(Duration.ofMillis(100))
+			.shutdownTimeout(Duration.ofSeconds(10)).build();
+		BatchContainer container = new BatchContainer(options, transport.createSource(options), held,
+				transport.deadLetterSink(options));
+		container.start();
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> container.stats().partitions().size() == partitions
+					&& container.stats().partitions().stream().allMatch(PartitionStats::pausedByFlowControl));
+			ContainerStats stats = container.stats();
+			// Each partition's own threshold lets it take all of its 5000: the container's stopped them.
+			assertThat(stats.partitions()).allSatisfy((partition) -> assertThat(partition.flowControlReason())
+				.contains("container-count"));
+			assertThat(stats.backlog()).isLessThan(2L * options.pullThresholdForContainer()
+					+ (long) partitions * options.pullBatchSize());
+			release.countDown();
+			await().atMost(Duration.ofSeconds(60)).until(() -> processed.distinct() == partitions * 5_000);
 		}
 		finally {
 			release.countDown();

@@ -68,7 +68,8 @@ class BatchConsumerEndpointTuneH2Tests {
 		await().atMost(WAIT).until(() -> this.listeners.deliveries.size() > 50);
 		ActuatorClient.Response tuned = this.actuator.post("/actuator/batchconsumer/tuned/tune",
 				Map.of("threadSize", 4, "consumerBatchSize", 20, "pullBatchSize", 64, "pullThresholdForQueue", 300,
-						"pullThresholdSizeForQueue", 5_000_000, "maxSpan", 900));
+						"pullThresholdSizeForQueue", 5_000_000, "maxSpan", 900, "pullThresholdForContainer", 700,
+						"pullThresholdSizeForContainer", 6_000_000));
 		assertThat(tuned.status()).isEqualTo(200);
 		assertThat(tuned.body().path("changed").path("thread-size").asString()).isEqualTo("4");
 		await().atMost(WAIT).until(() -> this.listeners.deliveries.size() == MESSAGES);
@@ -84,6 +85,10 @@ class BatchConsumerEndpointTuneH2Tests {
 		assertThat(options.path("flow-control.pull-threshold-size-for-queue").path("value").asString())
 			.isEqualTo("5000000");
 		assertThat(options.path("flow-control.max-span").path("value").asString()).isEqualTo("900");
+		assertThat(options.path("flow-control.pull-threshold-for-container").path("value").asString())
+			.isEqualTo("700");
+		assertThat(options.path("flow-control.pull-threshold-size-for-container").path("value").asString())
+			.isEqualTo("6000000");
 	}
 
 	@Test

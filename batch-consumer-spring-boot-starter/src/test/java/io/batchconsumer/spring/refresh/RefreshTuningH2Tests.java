@@ -116,7 +116,9 @@ class RefreshTuningH2Tests {
 			"batch-consumer.pull-batch-size, 7, 7",
 			"batch-consumer.flow-control.pull-threshold-for-queue, 60, 60",
 			"batch-consumer.listeners.refreshed.flow-control.pull-threshold-size-for-queue, 20KB, 20480",
-			"batch-consumer.flow-control.max-span, 150, 150" })
+			"batch-consumer.flow-control.max-span, 150, 150",
+			"batch-consumer.flow-control.pull-threshold-for-container, 90, 90",
+			"batch-consumer.listeners.refreshed.flow-control.pull-threshold-size-for-container, 30KB, 30720" })
 	void aRefreshWhileTheListenerIsBusyTunesTheContainerAndKeepsTheGuarantee(String property, String value,
 			String expected) throws Exception {
 		String key = property.replace("batch-consumer.listeners.refreshed.", "").replace("batch-consumer.", "");

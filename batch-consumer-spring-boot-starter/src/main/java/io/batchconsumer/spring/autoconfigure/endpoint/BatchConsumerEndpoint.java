@@ -40,7 +40,8 @@ import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
  * work of the old position commits nothing;</li>
  * <li>{@code POST /actuator/batchconsumer/{id}/tune} with any of {@code threadSize},
  * {@code consumerBatchSize}, {@code pullBatchSize}, {@code pullThresholdForQueue},
- * {@code pullThresholdSizeForQueue}, {@code maxSpan} — changes them on the running container
+ * {@code pullThresholdSizeForQueue}, {@code maxSpan}, {@code pullThresholdForContainer},
+ * {@code pullThresholdSizeForContainer} — changes them on the running container
  * ({@code BatchContainer.tune}): slices handed out run as formed, the next ones take the new
  * values; a bad value changes nothing (400, naming the option).</li>
  * </ul>
@@ -117,6 +118,8 @@ public class BatchConsumerEndpoint {
 	 * @param pullThresholdForQueue for {@code tune}: flow control's message threshold
 	 * @param pullThresholdSizeForQueue for {@code tune}: flow control's byte threshold
 	 * @param maxSpan for {@code tune}: flow control's offset span
+	 * @param pullThresholdForContainer for {@code tune}: flow control's message threshold for the container
+	 * @param pullThresholdSizeForContainer for {@code tune}: flow control's byte threshold for the container
 	 * @return what was done, once the owner thread applied it
 	 * @throws InvalidEndpointRequestException (400) for an unknown listener or operation, a
 	 *         partition that is not assigned, or a container that is not running
@@ -125,7 +128,8 @@ public class BatchConsumerEndpoint {
 	public OperationResponseBody command(@Selector String id, @Selector String operation, @Nullable String topic,
 			@Nullable Integer partition, @Nullable Long offset, @Nullable Integer threadSize,
 			@Nullable Integer consumerBatchSize, @Nullable Integer pullBatchSize, @Nullable Integer pullThresholdForQueue,
-			@Nullable Long pullThresholdSizeForQueue, @Nullable Integer maxSpan) {
+			@Nullable Long pullThresholdSizeForQueue, @Nullable Integer maxSpan, @Nullable Integer pullThresholdForContainer,
+			@Nullable Long pullThresholdSizeForContainer) {
 		BatchContainer container = this.containers.getContainer(id);
 		if (container == null) {
 			throw invalid("No listener '" + id + "'; known are " + this.containers.getListenerIds());
@@ -138,6 +142,8 @@ public class BatchConsumerEndpoint {
 			putIfGiven(changes, "flow-control.pull-threshold-for-queue", pullThresholdForQueue);
 			putIfGiven(changes, "flow-control.pull-threshold-size-for-queue", pullThresholdSizeForQueue);
 			putIfGiven(changes, "flow-control.max-span", maxSpan);
+			putIfGiven(changes, "flow-control.pull-threshold-for-container", pullThresholdForContainer);
+			putIfGiven(changes, "flow-control.pull-threshold-size-for-container", pullThresholdSizeForContainer);
 			return tune(container, changes);
 		}
 		TopicPartition target = partition(topic, partition);
@@ -155,7 +161,8 @@ public class BatchConsumerEndpoint {
 	private TuneResult tune(BatchContainer container, Map<String, Object> changes) {
 		if (changes.isEmpty()) {
 			throw invalid("tune needs at least one of threadSize, consumerBatchSize, pullBatchSize, "
-					+ "pullThresholdForQueue, pullThresholdSizeForQueue, maxSpan");
+					+ "pullThresholdForQueue, pullThresholdSizeForQueue, maxSpan, pullThresholdForContainer, "
+					+ "pullThresholdSizeForContainer");
 		}
 		await(container.tune(changes));
 		Map<String, String> changed = new LinkedHashMap<>();

@@ -75,7 +75,7 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 	 * @param pausedByFlowControl whether flow control stopped fetching it
 	 * @param pausedByUser whether an operator paused it (or the whole container)
 	 * @param flowControlReason why flow control stopped fetching it ({@code count}, {@code size},
-	 *        {@code span}), or {@code null}
+	 *        {@code span}, {@code container-count}, {@code container-size}), or {@code null}
 	 * @param batches the oldest open thread batches (at most {@value PartitionStats#MAX_BATCHES}) with
 	 *        the state of each slice; the first holds the watermark
 	 */
