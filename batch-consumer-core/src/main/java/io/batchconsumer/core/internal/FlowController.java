@@ -32,8 +32,9 @@ import io.batchconsumer.core.TopicPartition;
  * container below that of the whole. So a few busy partitions may each fill up to their own
  * threshold while the others are empty, and many busy ones share what the container may hold
  * (RocketMQ's {@code pullThresholdForTopic} divides it among the queues always). A partition below
- * its share keeps fetching, so no partition waits for another's slow message; what the container
- * buffers stays within its threshold plus one poll per partition.
+ * its share keeps fetching, so no partition waits for another's slow message. What the container
+ * buffers stays below twice its threshold plus one poll per partition: one partition may fill up to
+ * the whole threshold while the container is below it, and the others then still take their shares.
  *
  * <p>A single message larger than the byte threshold still gets through: the threshold is checked
  * against what is buffered, so an empty partition is always fetched.
