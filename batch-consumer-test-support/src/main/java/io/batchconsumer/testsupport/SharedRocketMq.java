@@ -34,7 +34,8 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  * ({@code listenPort} and {@code listenPort - 2}) and its HA port; both remoting servers bound to
  * and advertised on {@code 127.0.0.1} (RocketMQ's HA acceptor has no bind-address setting and
  * listens on the wildcard address of its free port); a store of 64 MiB commit-log files;
- * {@code registerBrokerAll} until the name server lists the broker. Its files go to a new directory
+ * {@code registerBrokerAll} until the name server lists the broker; the broker's {@link PullFaults}
+ * hook is registered before it starts. Its files go to a new directory
  * under {@code target/} when the working directory has one (Maven), else under the temporary
  * directory. RocketMQ's dependencies are optional in this module: a module that uses this class
  * declares {@code rocketmq-client}, {@code rocketmq-namesrv} and {@code rocketmq-broker} itself.
@@ -54,6 +55,8 @@ public final class SharedRocketMq {
 
 	private final BrokerController broker;
 
+	private final PullFaults pullFaults = new PullFaults();
+
 	/** A producer used as an admin client: it reads routes as applications do. */
 	private final DefaultMQProducer admin;
 
@@ -66,7 +69,7 @@ public final class SharedRocketMq {
 		this.nameServer.initialize();
 		this.nameServer.start();
 		this.nameServerAddress = LOOPBACK + ":" + nameServerPort;
-		this.broker = startBroker(directory, this.nameServerAddress);
+		this.broker = startBroker(directory, this.nameServerAddress, this.pullFaults);
 		this.admin = new DefaultMQProducer("shared-rocketmq-admin");
 		this.admin.setNamesrvAddr(this.nameServerAddress);
 		this.admin.setInstanceName("shared-rocketmq-admin");
@@ -78,7 +81,8 @@ public final class SharedRocketMq {
 		});
 	}
 
-	private static BrokerController startBroker(Path directory, String nameServer) throws Exception {
+	private static BrokerController startBroker(Path directory, String nameServer, PullFaults pullFaults)
+			throws Exception {
 		BrokerConfig config = new BrokerConfig();
 		config.setBrokerName("shared-broker");
 		config.setBrokerClusterName("batch-consumer-tests");
@@ -101,6 +105,7 @@ public final class SharedRocketMq {
 		if (!controller.initialize()) {
 			throw new IllegalStateException("The broker did not initialize");
 		}
+		controller.registerServerRPCHook(pullFaults); // before start: the servers' hook lists are not thread-safe
 		controller.start();
 		return controller;
 	}
@@ -164,6 +169,14 @@ public final class SharedRocketMq {
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * The broker's injected pull failures: tests add rules for their own topics.
+	 * @return the broker's pull faults
+	 */
+	public PullFaults pullFaults() {
+		return this.pullFaults;
 	}
 
 	/**
