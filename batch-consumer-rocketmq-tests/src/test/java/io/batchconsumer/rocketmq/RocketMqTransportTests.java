@@ -30,6 +30,7 @@ import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.rocketmq.RocketMqDeadLetterSink;
 import io.batchconsumer.core.rocketmq.RocketMqSettings;
 import io.batchconsumer.core.rocketmq.RocketMqTransport;
+import io.batchconsumer.testsupport.PullFaults;
 import io.batchconsumer.testsupport.SharedRocketMq;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -142,9 +143,71 @@ class RocketMqTransportTests {
 		for (int from = 0; from < total; from += 2000) {
 			send(topic, from, from + 2000);
 		}
-		ContainerOptions options = options("resume", topic).pullBatchSize(32).build();
+		MessageSource source = subscribed(options("resume", topic).pullBatchSize(32).build());
+		try {
+			// A stall, not a slow machine, fails: each cycle's pause and resume restarts the client's
+			// pull task (about 20 ms idle, far more on a loaded 2-core machine, now and then a 1 s
+			// delay of the client's), and 625 cycles took 5.8 to over 90 s.
+			readInOrder(source, 0, total, true);
+		}
+		finally {
+			source.close();
+		}
+	}
+
+	/**
+	 * The client's seek only leaves an offset for the queue's new pull task. When that task's first
+	 * pull fails (the client closes its connection under it when another task is interrupted just
+	 * before sending), it pulls again from where the replaced task stood: at the end of the queue,
+	 * past the messages left, where the broker holds the pull until a new message comes. That stalled
+	 * the test above 32 or 64 messages before the end, now and then.
+	 */
+	@Test
+	void aResumedQueueWhoseFirstPullFailsIsStillReadFromWhereItContinues() {
+		String topic = "rmq-resume-lost";
+		rocketMq.createTopic(topic, 1);
+		int total = 256;
+		send(topic, 0, total);
+		MessageSource source = subscribed(options("resume-lost", topic).pullBatchSize(32).build());
+		try {
+			List<TopicPartition> queue = List.of(partition(topic, 0));
+			readInOrder(source, 0, total, false); // the client's pull task now waits at the end for a message
+			source.pause(queue);
+			source.seek(queue.get(0), total - 64);
+			PullFaults.Rule firstPull = rocketMq.pullFaults().failPulls(topic, 0, total - 64, 1);
+			source.resume(queue); // restarts the pull at total - 64, and that pull fails
+			readInOrder(source, total - 64, total, false);
+			assertThat(firstPull.failed()).isEqualTo(1);
+		}
+		finally {
+			source.close();
+		}
+	}
+
+	/** As above, with a seek of the engine's (the endpoint's) instead of a resume. */
+	@Test
+	void aSoughtQueueWhoseFirstPullFailsIsStillReadFromTheSoughtOffset() {
+		String topic = "rmq-seek-lost";
+		rocketMq.createTopic(topic, 1);
+		int total = 256;
+		send(topic, 0, total);
+		MessageSource source = subscribed(options("seek-lost", topic).pullBatchSize(32).build());
+		try {
+			readInOrder(source, 0, total, false);
+			PullFaults.Rule firstPull = rocketMq.pullFaults().failPulls(topic, 0, total - 64, 1);
+			source.seek(partition(topic, 0), total - 64);
+			readInOrder(source, total - 64, total, false);
+			assertThat(firstPull.failed()).isEqualTo(1);
+		}
+		finally {
+			source.close();
+		}
+	}
+
+	/** A source of the options' topic (one queue, subscribed), without an engine. */
+	private static MessageSource subscribed(ContainerOptions options) {
 		MessageSource source = transport.createSource(options);
-		source.subscribe(List.of(topic), new RebalanceListener() {
+		source.subscribe(options.topics(), new RebalanceListener() {
 			@Override
 			public void onAssigned(Collection<TopicPartition> partitions) {
 			}
@@ -153,30 +216,32 @@ class RocketMqTransportTests {
 			public void onRevoked(Collection<TopicPartition> partitions) {
 			}
 		});
-		try {
-			long next = 0;
-			long progressed = System.nanoTime();
-			while (next < total) {
-				List<Message<byte[]>> polled = source.poll(Duration.ofMillis(100));
-				for (Message<byte[]> message : polled) {
-					assertThat(message.offset()).as("the offset after %d", next - 1).isEqualTo(next);
-					next++;
-				}
-				if (!polled.isEmpty()) {
-					progressed = System.nanoTime();
+		return source;
+	}
+
+	/**
+	 * Polls a one-queue source until it returned every offset from {@code from} to {@code to}, each
+	 * once and in order; fails when {@link #STALL} passes without a message.
+	 */
+	private static void readInOrder(MessageSource source, long from, long to, boolean pauseAndResume) {
+		long next = from;
+		long progressed = System.nanoTime();
+		while (next < to) {
+			List<Message<byte[]>> polled = source.poll(Duration.ofMillis(100));
+			for (Message<byte[]> message : polled) {
+				assertThat(message.offset()).as("the offset after %d", next - 1).isEqualTo(next);
+				next++;
+			}
+			if (!polled.isEmpty()) {
+				progressed = System.nanoTime();
+				if (pauseAndResume) {
 					List<TopicPartition> queue = List.of(polled.get(0).topicPartition());
 					source.pause(queue);
 					source.resume(queue);
 				}
-				// A stall, not a slow machine, fails: each cycle's pause and resume restarts the client's
-				// pull task (about 20 ms idle, far more on a loaded 2-core machine, now and then a 1 s
-				// delay of the client's), and 625 cycles took 5.8 to over 90 s.
-				assertThat(Duration.ofNanos(System.nanoTime() - progressed)).as("time without a message after %d of %d",
-						next, total).isLessThan(STALL);
 			}
-		}
-		finally {
-			source.close();
+			assertThat(Duration.ofNanos(System.nanoTime() - progressed)).as("time without a message after %d of %d",
+					next, to).isLessThan(STALL);
 		}
 	}
 

@@ -34,20 +34,20 @@ final class QueueAssignment {
 
 	private final RebalanceListener listener;
 
-	/** The source's next offset per queue: forgotten when a queue comes or goes, so no stale one is used. */
-	private final Map<MessageQueue, Long> nextOffsets;
+	/** Where the source's queues continue: forgotten when a queue comes or goes, so no stale offset is used. */
+	private final QueuePositions positions;
 
 	private long seenChanges = -1;
 
 	private final Set<MessageQueue> broadcastQueues = new HashSet<>();
 
 	QueueAssignment(DefaultLitePullConsumer consumer, RebalanceGate gate, QueueNumbers numbers,
-			RebalanceListener listener, Map<MessageQueue, Long> nextOffsets) {
+			RebalanceListener listener, QueuePositions positions) {
 		this.consumer = consumer;
 		this.gate = gate;
 		this.numbers = numbers;
 		this.listener = listener;
-		this.nextOffsets = nextOffsets;
+		this.positions = positions;
 	}
 
 	/** Drains and commits the queues a rebalance takes away, then lets the rebalance go on. */
@@ -62,7 +62,7 @@ final class QueueAssignment {
 					}
 					finally {
 						this.gate.release(leaving);
-						leaving.forEach(this.nextOffsets::remove);
+						this.positions.forget(leaving);
 					}
 				}
 			}
@@ -110,11 +110,11 @@ final class QueueAssignment {
 			}
 			finally {
 				this.gate.release(lost);
-				lost.forEach(this.nextOffsets::remove);
+				this.positions.forget(lost);
 			}
 		}
 		if (!added.isEmpty()) {
-			added.forEach(this.nextOffsets::remove);
+			this.positions.forget(added);
 			this.gate.hold(added);
 			this.listener.onAssigned(partitions(added));
 		}

@@ -2,8 +2,11 @@ package io.batchconsumer.core.rocketmq;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.ToLongFunction;
 
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
@@ -26,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * retention). A tag selector makes gaps normal (the broker skips what does not match), so they
  * cannot be told apart, and {@link #restart} does not seek then.
  *
+ * <p>A seek can also be lost: its first pull fails and the client goes on from where the replaced
+ * task stood ({@link ProgressWatch}). Past the queue's next offset that is a gap like the above; at
+ * the end of the queue nothing comes at all, so with every message subscribed a queue that has
+ * messages to read and brings none for a few seconds is sought again ({@link #restartStalled}).
+ *
  * <p>Threading: the container's owner thread only, like its {@link RocketMqMessageSource}.
  */
 final class QueuePositions {
@@ -41,18 +49,33 @@ final class QueuePositions {
 	/** Whether every message is subscribed, so that each queue's offsets have no gaps. */
 	private final boolean dense;
 
+	/** The broker's end offset of a queue as last probed, -1 when not known. */
+	private final ToLongFunction<MessageQueue> endOffsets;
+
 	private final Map<MessageQueue, Long> next = new HashMap<>();
 
-	QueuePositions(String containerId, DefaultLitePullConsumer consumer, RebalanceGate gate, boolean dense) {
+	/** The queues the engine paused: they do not fetch, so they are not watched. */
+	private final Set<MessageQueue> paused = new HashSet<>();
+
+	private final ProgressWatch watch = new ProgressWatch();
+
+	QueuePositions(String containerId, DefaultLitePullConsumer consumer, RebalanceGate gate, boolean dense,
+			ToLongFunction<MessageQueue> endOffsets) {
 		this.containerId = containerId;
 		this.consumer = consumer;
 		this.gate = gate;
 		this.dense = dense;
+		this.endOffsets = endOffsets;
 	}
 
-	/** The next offset per queue; {@link QueueAssignment} forgets the queues that go. */
-	Map<MessageQueue, Long> next() {
-		return this.next;
+	/**
+	 * Forgets queues that came or went ({@link QueueAssignment}), so that no stale offset is used.
+	 * @param queues the queues
+	 */
+	void forget(Collection<MessageQueue> queues) {
+		queues.forEach(this.next::remove);
+		queues.forEach(this.paused::remove);
+		this.watch.unwatch(queues);
 	}
 
 	/**
@@ -98,11 +121,22 @@ final class QueuePositions {
 	/** The batch was returned: its queue continues after its last message. */
 	void advance(MessageQueue queue, List<MessageExt> pulled) {
 		this.next.put(queue, pulled.get(pulled.size() - 1).getQueueOffset() + 1);
+		watch(queue);
 	}
 
 	/** The engine sought the queue. */
 	void sought(MessageQueue queue, long offset) {
 		this.next.put(queue, offset);
+		watch(queue);
+	}
+
+	/**
+	 * The engine paused the queues: their pull stops, and no longer counts as stalled.
+	 * @param queues the paused queues
+	 */
+	void paused(Collection<MessageQueue> queues) {
+		this.paused.addAll(queues);
+		this.watch.unwatch(queues);
 	}
 
 	/**
@@ -113,6 +147,7 @@ final class QueuePositions {
 	 * @param queues the resumed queues
 	 */
 	void restart(Collection<MessageQueue> queues) {
+		this.paused.removeAll(queues);
 		if (!this.dense) {
 			return;
 		}
@@ -124,9 +159,36 @@ final class QueuePositions {
 		}
 	}
 
+	/**
+	 * Seeks again the queues that brought nothing for {@link ProgressWatch#STALL_NANOS} though the
+	 * broker has messages past their next offset: the client lost their seek. Called after a fetch
+	 * that returned nothing, so a batch waiting in the client's cache is never taken for a stall.
+	 */
+	void restartStalled() {
+		for (MessageQueue queue : this.watch.stalled(System.nanoTime(), this::behind)) {
+			long offset = this.next.get(queue);
+			logger.info("{} of container '{}' brought nothing for {} ms though the broker has messages from {}: "
+					+ "its pull restarts there", queue, this.containerId, ProgressWatch.STALL_NANOS / 1_000_000, offset);
+			seek(queue, offset);
+		}
+	}
+
+	private boolean behind(MessageQueue queue) {
+		Long offset = this.next.get(queue);
+		return offset != null && this.gate.holds(queue) && this.endOffsets.applyAsLong(queue) > offset;
+	}
+
+	/** Starts the queue's stall clock again, when it fetches and gaps can be told (see the class comment). */
+	private void watch(MessageQueue queue) {
+		if (this.dense && !this.paused.contains(queue)) {
+			this.watch.moved(queue, System.nanoTime());
+		}
+	}
+
 	private void seek(MessageQueue queue, long offset) {
 		try {
 			this.consumer.seek(queue, offset);
+			watch(queue);
 		}
 		catch (MQClientException ex) {
 			// a stale pull's queue: its next batch tries again, nothing past the next offset goes through before

@@ -32,7 +32,7 @@ import io.batchconsumer.core.TopicPartition;
  * leave. The engine learns of new queues from {@link QueueAssignment} before any of their
  * messages. Broadcast mode assigns every queue of the topics itself, from the {@link BrokerProbe}'s
  * lists, and keeps its offsets in RocketMQ's local offset file. A batch of the client reaches the
- * engine only where it continues its queue ({@link QueuePositions}).
+ * engine only where it continues its queue, and a queue that stalls is sought again ({@link QueuePositions}).
  *
  * <p>Commits write the engine's watermarks: in clustering mode straight to the broker with a
  * synchronous offset update per queue (a failure is thrown, never swallowed); in broadcast mode to
@@ -108,8 +108,8 @@ public final class RocketMqMessageSource implements MessageSource {
 		this.consumer = created;
 		this.clientTopics.addAll(wrapped);
 		this.positions = new QueuePositions(this.options.id(), created, this.gate,
-				RocketMqSettings.ALL.equals(selector));
-		this.assignment = new QueueAssignment(created, this.gate, this.numbers, listener, this.positions.next());
+				RocketMqSettings.ALL.equals(selector), this::endOffset);
+		this.assignment = new QueueAssignment(created, this.gate, this.numbers, listener, this.positions);
 		this.probe = new BrokerProbe(this.options.id(), created, this.clientTopics, this.gate::held, this.numbers);
 		this.probe.start();
 	}
@@ -127,6 +127,7 @@ public final class RocketMqMessageSource implements MessageSource {
 			if (!messages.isEmpty()) {
 				return messages;
 			}
+			this.positions.restartStalled();
 			long left = deadline - System.nanoTime();
 			if (this.wait.takeWakeup() || left <= 0) {
 				checkReachable();
@@ -174,7 +175,9 @@ public final class RocketMqMessageSource implements MessageSource {
 
 	@Override
 	public void pause(Collection<TopicPartition> partitions) {
-		this.consumer.pause(queues(partitions));
+		List<MessageQueue> queues = queues(partitions);
+		this.consumer.pause(queues);
+		this.positions.paused(queues);
 	}
 
 	/**
@@ -251,6 +254,12 @@ public final class RocketMqMessageSource implements MessageSource {
 		catch (MQClientException ex) {
 			throw new SourceUnavailableException("The assignment cannot be read: " + ex.getMessage(), ex);
 		}
+	}
+
+	/** The broker's end offset of a held queue as last probed, -1 when not known. */
+	private long endOffset(MessageQueue queue) {
+		Long end = this.probe.snapshot().endOffsets().get(this.numbers.partition(queue));
+		return (end != null) ? end : -1;
 	}
 
 	@Override
