@@ -164,18 +164,39 @@ class RocketMqTransportTests {
 	 */
 	@Test
 	void aResumedQueueWhoseFirstPullFailsIsStillReadFromWhereItContinues() {
-		String topic = "rmq-resume-lost";
+		readsTheTailAgainThoughTheFirstPullFails("resume-lost", (source, queue, offset) -> {
+			source.pause(List.of(queue));
+			source.seek(queue, offset);
+			PullFaults.Rule firstPull = rocketMq.pullFaults().failPulls(queue.topic(), 0, offset, 1);
+			source.resume(List.of(queue)); // restarts the pull at the offset, and that pull fails
+			return firstPull;
+		});
+	}
+
+	/** As above, with a seek of the engine's (the endpoint's) instead of a resume. */
+	@Test
+	void aSoughtQueueWhoseFirstPullFailsIsStillReadFromTheSoughtOffset() {
+		readsTheTailAgainThoughTheFirstPullFails("seek-lost", (source, queue, offset) -> {
+			PullFaults.Rule firstPull = rocketMq.pullFaults().failPulls(queue.topic(), 0, offset, 1);
+			source.seek(queue, offset);
+			return firstPull;
+		});
+	}
+
+	/**
+	 * Reads a one-queue topic of 256 messages to its end (the client's pull task then waits there for
+	 * a message), moves the queue back to its last 64 so that the first pull from there fails, and
+	 * reads those 64 in order.
+	 */
+	private void readsTheTailAgainThoughTheFirstPullFails(String name, MoveBack moveBack) {
+		String topic = "rmq-" + name;
 		rocketMq.createTopic(topic, 1);
 		int total = 256;
 		send(topic, 0, total);
-		MessageSource source = subscribed(options("resume-lost", topic).pullBatchSize(32).build());
+		MessageSource source = subscribed(options(name, topic).pullBatchSize(32).build());
 		try {
-			List<TopicPartition> queue = List.of(partition(topic, 0));
-			readInOrder(source, 0, total, false); // the client's pull task now waits at the end for a message
-			source.pause(queue);
-			source.seek(queue.get(0), total - 64);
-			PullFaults.Rule firstPull = rocketMq.pullFaults().failPulls(topic, 0, total - 64, 1);
-			source.resume(queue); // restarts the pull at total - 64, and that pull fails
+			readInOrder(source, 0, total, false);
+			PullFaults.Rule firstPull = moveBack.to(source, partition(topic, 0), total - 64);
 			readInOrder(source, total - 64, total, false);
 			assertThat(firstPull.failed()).isEqualTo(1);
 		}
@@ -184,24 +205,12 @@ class RocketMqTransportTests {
 		}
 	}
 
-	/** As above, with a seek of the engine's (the endpoint's) instead of a resume. */
-	@Test
-	void aSoughtQueueWhoseFirstPullFailsIsStillReadFromTheSoughtOffset() {
-		String topic = "rmq-seek-lost";
-		rocketMq.createTopic(topic, 1);
-		int total = 256;
-		send(topic, 0, total);
-		MessageSource source = subscribed(options("seek-lost", topic).pullBatchSize(32).build());
-		try {
-			readInOrder(source, 0, total, false);
-			PullFaults.Rule firstPull = rocketMq.pullFaults().failPulls(topic, 0, total - 64, 1);
-			source.seek(partition(topic, 0), total - 64);
-			readInOrder(source, total - 64, total, false);
-			assertThat(firstPull.failed()).isEqualTo(1);
-		}
-		finally {
-			source.close();
-		}
+	/** Moves a queue back to an offset and arms the failure of the first pull from there. */
+	@FunctionalInterface
+	private interface MoveBack {
+
+		PullFaults.Rule to(MessageSource source, TopicPartition queue, long offset);
+
 	}
 
 	/** A source of the options' topic (one queue, subscribed), without an engine. */
