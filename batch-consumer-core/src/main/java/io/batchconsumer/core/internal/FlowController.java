@@ -29,12 +29,15 @@ import io.batchconsumer.core.TopicPartition;
  * bytes), each partition that holds more than its share, that threshold divided by the partitions
  * assigned, stops (reason {@code container-count} or {@code container-size}, counted with
  * {@code count} or {@code size}). It resumes once it is below the low-water mark of its share or the
- * container below that of the whole. So a few busy partitions may each fill up to their own
- * threshold while the others are empty, and many busy ones share what the container may hold
- * (RocketMQ's {@code pullThresholdForTopic} divides it among the queues always). A partition below
- * its share keeps fetching, so no partition waits for another's slow message. What the container
- * buffers stays below twice its threshold plus one poll per partition: one partition may fill up to
- * the whole threshold while the container is below it, and the others then still take their shares.
+ * container below that of the whole; a partition stopped by its own thresholds only resumes by them.
+ * So a few busy partitions may each fill up to their own threshold while the others are empty, and
+ * many busy ones share what the container may hold (RocketMQ's {@code pullThresholdForTopic}
+ * divides it among the queues always). A partition below its share keeps fetching, so no partition
+ * waits for another's slow message. What the container buffers stays below its threshold plus each
+ * partition's share and one poll: one partition may fill up to the whole threshold while the
+ * container is below it, and the others then still take their shares. That is below twice the
+ * threshold plus one poll per partition while the threshold is at least the number of partitions (a
+ * share is at least one message).
  *
  * <p>A single message larger than the byte threshold still gets through: the threshold is checked
  * against what is buffered, so an empty partition is always fetched.
@@ -215,8 +218,14 @@ final class FlowController {
 			return this.totalBytes > this.sizeThreshold;
 		}
 
-		/** Whether the container lets a stopped partition fetch again: it, or the container, is low enough. */
+		/**
+		 * Whether the container lets a stopped partition fetch again: it did not stop it, or the
+		 * partition or the container is low enough.
+		 */
 		boolean letsResume(PartitionState partition) {
+			if (!partition.flow().byContainer()) {
+				return true;
+			}
 			return (this.total <= lowWater(this.countThreshold) || partition.backlog() <= lowWater(this.count))
 					&& (this.totalBytes <= lowWater(this.sizeThreshold)
 							|| partition.backlogBytes() <= lowWater(this.bytes));

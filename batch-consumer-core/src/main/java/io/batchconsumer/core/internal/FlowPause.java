@@ -11,7 +11,10 @@ final class FlowPause {
 
 	private long pausedAtNanos;
 
-	/** Why it is paused ({@code count}, {@code size}, {@code span}, comma-separated), null while it is not. */
+	/**
+	 * Why it is paused ({@code count}, {@code size}, {@code span}, {@code container-count},
+	 * {@code container-size}, comma-separated), null while it is not.
+	 */
 	private String reason;
 
 	/**
@@ -37,6 +40,11 @@ final class FlowPause {
 
 	long pausedAtNanos() {
 		return this.pausedAtNanos;
+	}
+
+	/** Whether the container's thresholds stopped it (it resumes by the container's low-water marks too). */
+	boolean byContainer() {
+		return this.reason != null && this.reason.contains("container-");
 	}
 
 	/** Why it is paused, {@code null} while it is not. */

@@ -167,11 +167,30 @@ class FlowControllerTests {
 		assertThat(this.counters.flowControlCount.sum()).isZero();
 	}
 
+	@Test
+	void aPartitionStoppedByItsOwnCountResumesByItWhileTheContainerIsWithinItsThreshold() {
+		OwnerSteps four = new OwnerSteps(4);
+		FlowController flow = new FlowController(options(100, Long.MAX_VALUE / 2, Integer.MAX_VALUE)
+			.pullThresholdForContainer(200).build(), this.counters);
+		PartitionState deep = four.partition(0);
+		four.fetch(deep, 101);
+		for (int p = 1; p < 4; p++) {
+			four.fetch(four.partition(p), 30);
+		}
+		flow.apply(four.partitions.all(), false, four.source, this.ticker.nanoTime());
+		assertThat(deep.flow().reason()).isEqualTo("count");
+		// 80 in it, its own low-water mark; 170 in all, above the container's (160) but within its 200.
+		finishFirst(four, deep, 21);
+		flow.apply(four.partitions.all(), false, four.source, this.ticker.nanoTime());
+		assertThat(deep.flow().isPaused()).isFalse();
+	}
+
 	/**
 	 * Partitions fetched, held and finished at random: after each evaluation a partition is stopped
 	 * by the container only while it and the container are above the low-water marks (so no
-	 * partition waits for what another holds), and the container holds less than twice its
-	 * threshold and one poll per partition.
+	 * partition waits for what another holds), and the container holds less than its threshold plus
+	 * each partition's share and one poll. A step fetches into one partition or, as a poll of several
+	 * partitions does, into every one that fetches.
 	 */
 	@Test
 	void theContainerThresholdBoundsTheBacklogAndStarvesNoPartition() {
@@ -185,7 +204,14 @@ class FlowControllerTests {
 			long share = Math.max(1, threshold / partitionCount);
 			for (int step = 0; step < 300; step++) {
 				PartitionState p = steps.partition(random.nextInt(partitionCount));
-				if (random.nextInt(3) > 0 && !p.flow().isPaused()) {
+				if (random.nextInt(6) == 0) {
+					for (PartitionState each : steps.partitions.all()) {
+						if (!each.flow().isPaused()) {
+							steps.fetch(each, 1 + random.nextInt(pull));
+						}
+					}
+				}
+				else if (random.nextInt(3) > 0 && !p.flow().isPaused()) {
 					steps.fetch(p, 1 + random.nextInt(pull));
 				}
 				else if (p.buffered() > 0) {
@@ -194,7 +220,7 @@ class FlowControllerTests {
 				flow.apply(steps.partitions.all(), false, steps.source, this.ticker.nanoTime());
 				long total = steps.partitions.all().stream().mapToLong(PartitionState::backlog).sum();
 				String at = "seed " + seed + ", step " + step;
-				assertThat(total).as(at).isLessThan(2L * threshold + (long) partitionCount * pull);
+				assertThat(total).as(at).isLessThan(threshold + partitionCount * (share + pull));
 				for (PartitionState state : steps.partitions.all()) {
 					if (state.flow().isPaused()) {
 						assertThat(state.backlog()).as(at).isGreaterThan(FlowController.lowWater(share));
