@@ -184,6 +184,59 @@ class RocketMqTransportTests {
 	}
 
 	/**
+	 * As above while another queue keeps every poll busy: the client always has a batch of it
+	 * cached, so a poll never comes back empty, and the lost seek must still be found. The reader
+	 * polls every 100 ms, like an owner busy with its workers, so that the busy queue's 20,000 last
+	 * far longer than the stall it waits out; what is asserted is an order, not a time: the quiet
+	 * queue's tail comes before the busy queue runs dry.
+	 */
+	@Test
+	void aQueueWhoseFirstPullFailsIsReadAgainWhileAnotherQueueKeepsEveryPollBusy() throws Exception {
+		String topic = "rmq-lost-busy";
+		rocketMq.createTopic(topic, 2);
+		int total = 256;
+		sendToOneQueue(topic, "b", 0, total);
+		MessageSource source = subscribed(options("lost-busy", topic).pullBatchSize(8).build());
+		try {
+			readInOrder(source, 0, total, false);
+			int busy = 20_000;
+			sendToOneQueue(topic, "a", 1, busy);
+			PullFaults.Rule firstPull = rocketMq.pullFaults().failPulls(topic, 0, total - 64, 1);
+			source.seek(partition(topic, 0), total - 64);
+			long next = total - 64;
+			int others = 0;
+			while (next < total) {
+				assertThat(others).as("messages of the busy queue read before offset %d of the quiet one", next)
+					.isLessThan(busy);
+				for (Message<byte[]> message : source.poll(Duration.ofMillis(100))) {
+					if (message.partition() == 0) {
+						assertThat(message.offset()).isEqualTo(next++);
+					}
+					else {
+						others++;
+					}
+				}
+				Thread.sleep(100);
+			}
+			assertThat(firstPull.failed()).isEqualTo(1);
+		}
+		finally {
+			source.close();
+		}
+	}
+
+	/** Sends {@code count} messages of one key, checking they all went to the expected queue. */
+	private static void sendToOneQueue(String topic, String key, int queue, int count) {
+		for (int from = 0; from < count; from += 2000) {
+			List<OutgoingMessage> batch = IntStream.range(from, Math.min(count, from + 2000))
+				.mapToObj((id) -> OutgoingMessage.of(key, "payload-" + id))
+				.toList();
+			assertThat(transport.producer().sendBatch(topic, batch))
+				.allMatch((result) -> result.isStored() && result.partition() == queue);
+		}
+	}
+
+	/**
 	 * Reads a one-queue topic of 256 messages to its end (the client's pull task then waits there for
 	 * a message), moves the queue back to its last 64 so that the first pull from there fails, and
 	 * reads those 64 in order.

@@ -161,8 +161,10 @@ final class QueuePositions {
 
 	/**
 	 * Seeks again the queues that brought nothing for {@link ProgressWatch#STALL_NANOS} though the
-	 * broker has messages past their next offset: the client lost their seek. Called after a fetch
-	 * that returned nothing, so a batch waiting in the client's cache is never taken for a stall.
+	 * broker has messages past their next offset: the client lost their seek. Called on every poll,
+	 * not only on one that brings nothing: while another queue keeps the client's cache full no poll
+	 * does. A batch of the queue that waited in the cache that long is safe to meet after the seek:
+	 * {@link #continuation} cuts off what it already returned.
 	 */
 	void restartStalled() {
 		for (MessageQueue queue : this.watch.stalled(System.nanoTime(), this::behind)) {

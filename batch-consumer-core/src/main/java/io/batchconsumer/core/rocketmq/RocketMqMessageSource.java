@@ -123,11 +123,11 @@ public final class RocketMqMessageSource implements MessageSource {
 				this.assignment.assignBroadcast(this.clientTopics, this.probe.snapshot().queues());
 			}
 			this.assignment.reconcileIfChanged();
+			this.positions.restartStalled();
 			List<Message<byte[]>> messages = fetch();
 			if (!messages.isEmpty()) {
 				return messages;
 			}
-			this.positions.restartStalled();
 			long left = deadline - System.nanoTime();
 			if (this.wait.takeWakeup() || left <= 0) {
 				checkReachable();
