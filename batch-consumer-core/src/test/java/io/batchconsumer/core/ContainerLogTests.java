@@ -121,6 +121,33 @@ class ContainerLogTests {
 	}
 
 	@Test
+	void aContainerShareBelowOnePollWarnsByNameOnceItIsSoAndAgainAfterATuneThatMakesItSoAgain() throws Exception {
+		this.fixture = new ContainerFixture(4, 100);
+		this.fixture.start((o) -> o.pullBatchSize(500).pullThresholdForQueue(1000).pullThresholdForContainer(1000)
+			.commitInterval(Duration.ofMillis(10)), (slice) -> BatchResult.success());
+		String warning = "Container 'test' can stop fetching a partition after each poll while its partitions hold "
+				+ "more than flow-control.pull-threshold-for-container (%d) together: the share of each of its %d "
+				+ "partitions (%d) is below pull-batch-size (%d); set the container threshold to at least twice the "
+				+ "pull size times the partitions";
+		await().atMost(WAIT).until(() -> lines(Level.WARN, "can stop fetching").size() == 1);
+		this.fixture.container().tune(Map.of("flow-control.pull-threshold-for-container", 4000)).get(20, TimeUnit.SECONDS);
+		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
+		this.fixture.container().tune(Map.of("flow-control.pull-threshold-for-container", 1999)).get(20, TimeUnit.SECONDS);
+		await().atMost(WAIT).until(() -> lines(Level.WARN, "can stop fetching").size() == 2);
+		assertThat(lines(Level.WARN, "can stop fetching")).containsExactly(warning.formatted(1000, 4, 250, 500),
+				warning.formatted(1999, 4, 499, 500));
+	}
+
+	@Test
+	void aContainerShareOfAtLeastOnePollDoesNotWarn() {
+		this.fixture = new ContainerFixture(2, 100);
+		this.fixture.start((o) -> o.pullBatchSize(500).pullThresholdForQueue(1000).pullThresholdForContainer(1000)
+			.commitInterval(Duration.ofMillis(10)), (slice) -> BatchResult.success());
+		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
+		assertThat(lines(Level.WARN, "can stop fetching")).isEmpty();
+	}
+
+	@Test
 	void everyDeadLetterIsLoggedOnceWithoutItsPayload() {
 		this.fixture = new ContainerFixture(2, 20);
 		this.fixture.start((o) -> o.retryMaxAttempts(2).commitInterval(Duration.ofMillis(10)), (slice) -> {

@@ -46,7 +46,9 @@ import io.batchconsumer.core.TopicPartition;
  * and after each tune that makes it so: a poll that brings that much of one partition then puts it
  * over the threshold, and fetching stops after every such poll (Kafka's pull of 2000 against the
  * generic threshold of 1000 did so once per 2000 records at zero work, which is why Kafka's default
- * threshold is higher; docs/performance.md).
+ * threshold is higher; docs/performance.md). So is a partition's share of the container's count
+ * threshold below {@code pull-batch-size}, once the partitions assigned or a tune make it so: while
+ * the container is over its threshold, every poll then stops the partitions it filled.
  *
  * <p>Threading: owned by the owner thread.
  */
@@ -60,6 +62,9 @@ final class FlowController {
 	private ContainerOptions options;
 
 	private final Counters counters;
+
+	/** Whether a partition's share of the container's count threshold was below one poll at the last look. */
+	private boolean shareBelowAPoll;
 
 	FlowController(ContainerOptions options, Counters counters) {
 		this.options = options;
@@ -82,6 +87,18 @@ final class FlowController {
 		}
 	}
 
+	private void warnIfAShareIsBelowAPoll(Shares shares, int assigned) {
+		boolean below = shares.count() < this.options.pullBatchSize();
+		if (below && !this.shareBelowAPoll) {
+			logger.warn("Container '{}' can stop fetching a partition after each poll while its partitions hold more "
+					+ "than flow-control.pull-threshold-for-container ({}) together: the share of each of its {} "
+					+ "partitions ({}) is below pull-batch-size ({}); set the container threshold to at least twice the "
+					+ "pull size times the partitions", this.options.id(), shares.countThreshold(), assigned,
+					shares.count(), this.options.pullBatchSize());
+		}
+		this.shareBelowAPoll = below;
+	}
+
 	/**
 	 * Evaluates every partition and tells the source which to pause and which to resume: those
 	 * stopped by flow control, paused by an operator, or all while the container is paused.
@@ -94,6 +111,7 @@ final class FlowController {
 		List<TopicPartition> pause = new ArrayList<>();
 		List<TopicPartition> resume = new ArrayList<>();
 		Shares shares = Shares.of(partitions, this.options);
+		warnIfAShareIsBelowAPoll(shares, partitions.size());
 		for (PartitionState partition : partitions) {
 			evaluate(partition, shares, nowNanos);
 			boolean shouldPause = partition.flow().isPaused() || partition.pauses.isUserPaused() || containerPaused;
