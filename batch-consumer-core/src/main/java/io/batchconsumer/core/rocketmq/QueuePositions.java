@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
 
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
@@ -59,8 +60,11 @@ final class QueuePositions {
 
 	private final ProgressWatch watch = new ProgressWatch();
 
+	private final LongSupplier nanoTime;
+
 	QueuePositions(String containerId, DefaultLitePullConsumer consumer, RebalanceGate gate, boolean dense,
-			ToLongFunction<MessageQueue> endOffsets) {
+			ToLongFunction<MessageQueue> endOffsets, LongSupplier nanoTime) {
+		this.nanoTime = nanoTime;
 		this.containerId = containerId;
 		this.consumer = consumer;
 		this.gate = gate;
@@ -121,13 +125,15 @@ final class QueuePositions {
 	/** The batch was returned: its queue continues after its last message. */
 	void advance(MessageQueue queue, List<MessageExt> pulled) {
 		this.next.put(queue, pulled.get(pulled.size() - 1).getQueueOffset() + 1);
-		watch(queue);
+		if (watches(queue)) {
+			this.watch.moved(queue, this.nanoTime.getAsLong());
+		}
 	}
 
 	/** The engine sought the queue. */
 	void sought(MessageQueue queue, long offset) {
 		this.next.put(queue, offset);
-		watch(queue);
+		watchSeek(queue);
 	}
 
 	/**
@@ -160,17 +166,25 @@ final class QueuePositions {
 	}
 
 	/**
-	 * Seeks again the queues that brought nothing for {@link ProgressWatch#STALL_NANOS} though the
+	 * Seeks again the queues that brought nothing for their wait ({@link ProgressWatch}) though the
 	 * broker has messages past their next offset: the client lost their seek. Called on every poll,
 	 * not only on one that brings nothing: while another queue keeps the client's cache full no poll
 	 * does. A batch of the queue that waited in the cache that long is safe to meet after the seek:
 	 * {@link #continuation} cuts off what it already returned.
 	 */
 	void restartStalled() {
-		for (MessageQueue queue : this.watch.stalled(System.nanoTime(), this::behind)) {
+		for (ProgressWatch.Stall stall : this.watch.stalled(this.nanoTime.getAsLong(), this::behind)) {
+			MessageQueue queue = stall.queue();
 			long offset = this.next.get(queue);
-			logger.info("{} of container '{}' brought nothing for {} ms though the broker has messages from {}: "
-					+ "its pull restarts there", queue, this.containerId, ProgressWatch.STALL_NANOS / 1_000_000, offset);
+			if (stall.waitedNanos() == ProgressWatch.STALL_NANOS) {
+				logger.info("{} of container '{}' brought nothing for {} ms though the broker has messages from {}: "
+						+ "its pull restarts there", queue, this.containerId, stall.waitedNanos() / 1_000_000, offset);
+			}
+			else {
+				logger.warn("{} of container '{}' still brought nothing for {} ms after its pull was restarted, though "
+						+ "the broker has messages from {}: restarting it again (its pulls may keep failing)", queue,
+						this.containerId, stall.waitedNanos() / 1_000_000, offset);
+			}
 			seek(queue, offset);
 		}
 	}
@@ -180,17 +194,22 @@ final class QueuePositions {
 		return offset != null && this.gate.holds(queue) && this.endOffsets.applyAsLong(queue) > offset;
 	}
 
-	/** Starts the queue's stall clock again, when it fetches and gaps can be told (see the class comment). */
-	private void watch(MessageQueue queue) {
-		if (this.dense && !this.paused.contains(queue)) {
-			this.watch.moved(queue, System.nanoTime());
+	/** Whether the queue's stalls are looked for: it fetches, and gaps can be told (see the class comment). */
+	private boolean watches(MessageQueue queue) {
+		return this.dense && !this.paused.contains(queue);
+	}
+
+	/** Starts the queue's stall clock again after a seek. */
+	private void watchSeek(MessageQueue queue) {
+		if (watches(queue)) {
+			this.watch.sought(queue, this.nanoTime.getAsLong());
 		}
 	}
 
 	private void seek(MessageQueue queue, long offset) {
 		try {
 			this.consumer.seek(queue, offset);
-			watch(queue);
+			watchSeek(queue);
 		}
 		catch (MQClientException ex) {
 			// a stale pull's queue: its next batch tries again, nothing past the next offset goes through before

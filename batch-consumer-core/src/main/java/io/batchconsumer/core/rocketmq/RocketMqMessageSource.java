@@ -108,7 +108,7 @@ public final class RocketMqMessageSource implements MessageSource {
 		this.consumer = created;
 		this.clientTopics.addAll(wrapped);
 		this.positions = new QueuePositions(this.options.id(), created, this.gate,
-				RocketMqSettings.ALL.equals(selector), this::endOffset);
+				RocketMqSettings.ALL.equals(selector), this::endOffset, System::nanoTime);
 		this.assignment = new QueueAssignment(created, this.gate, this.numbers, listener, this.positions);
 		this.probe = new BrokerProbe(this.options.id(), created, this.clientTopics, this.gate::held, this.numbers);
 		this.probe.start();
