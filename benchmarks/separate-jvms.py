@@ -104,10 +104,16 @@ def median_collections(rows):
     return f'{statistics.median(counts):.0f}' if counts else '-'
 
 
+def median_jit(rows):
+    """The median JIT compilation time during the rows' runs in ms, '-' when the notes do not say."""
+    millis = [int(m.group(1)) for row in rows for m in [re.search(r'JIT (\d+) ms', row['note'])] if m]
+    return f'{statistics.median(millis):.0f}' if millis else '-'
+
+
 def summarize(specs, measured):
     """measured: {round: {spec: row}}; returns the markdown table, ratios per round to specs[0]."""
-    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record | GC collections |',
-             '|---|---:|---:|---|---|---|---:|']
+    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record | GC collections | JIT ms |',
+             '|---|---:|---:|---|---|---|---:|---:|']
     rounds = [measured[r] for r in sorted(measured)]
     for spec in specs:
         cells = []
@@ -118,7 +124,7 @@ def summarize(specs, measured):
             cells.append(spread([rate(by_spec[spec]) / rate(by_spec[specs[0]]) for by_spec in rounds
                                  if rate(by_spec[spec]) and rate(by_spec[specs[0]])]))
         rows = [by_spec[spec] for by_spec in rounds]
-        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {median_collections(rows)} |")
+        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {median_collections(rows)} | {median_jit(rows)} |")
     return '\n'.join(lines)
 
 

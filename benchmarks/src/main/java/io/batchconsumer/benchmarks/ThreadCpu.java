@@ -1,5 +1,6 @@
 package io.batchconsumer.benchmarks;
 
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -59,6 +60,28 @@ public final class ThreadCpu {
 		}
 		return String.format("process CPU %.2f us/record, %.2f cores", nanos / 1e3 / Math.max(1, records),
 				nanos / (double) Math.max(1, wallNanos));
+	}
+
+	/**
+	 * The JIT compilers' accumulated time so far, as the JVM reports it: a run that still compiles
+	 * much was measured before the JVM settled, and on 2 cores the compiler takes a core from the
+	 * contender (a build with more code settles later: issue17-jit).
+	 * @return milliseconds, -1 when the JVM does not say
+	 */
+	public static long compilerMillis() {
+		CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+		return (compiler != null && compiler.isCompilationTimeMonitoringSupported()) ? compiler.getTotalCompilationTime()
+				: -1;
+	}
+
+	/**
+	 * The note part for the JIT compilers over a run.
+	 * @param millisAtStart {@link #compilerMillis()} at the run's start
+	 * @return e.g. {@code "JIT 412 ms"}, or {@code "JIT unknown"}
+	 */
+	public static String compiler(long millisAtStart) {
+		long now = compilerMillis();
+		return (millisAtStart < 0 || now < 0) ? "JIT unknown" : String.format("JIT %d ms", now - millisAtStart);
 	}
 
 	/**
