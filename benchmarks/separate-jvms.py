@@ -9,7 +9,9 @@ round, so the ratios compare rounds run one after the other under the same broke
 
 Each runner JVM runs --per-jvm rounds (3) after its warm-up run, and only its last counts: in a JVM
 this young the JIT compilers still take a good part of a core in the first rounds (a plain consumer's
-process CPU fell from 1.02 to 0.51 µs/record over three rounds), more so for more code.
+process CPU fell from 1.02 to 0.51 µs/record over three rounds), more so for more code: our JVM's
+compilers settle about two rounds after the plain loop's (the summary's JIT ms column shows the measured
+round's; --per-jvm=6 or more measures both settled, results/issue17-jit).
 
 A contender may carry JVM flags of its own after a '|', which makes two settings of one contender
 two contenders of the same run:
