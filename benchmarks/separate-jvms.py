@@ -100,16 +100,14 @@ def median_cpu(rows):
     return ', '.join(f'{who} {statistics.median(values):.2f}' for who, values in by_thread.items())
 
 
-def median_collections(rows):
-    """The median count of garbage collections during the rows' runs, '-' when the notes do not say."""
-    counts = [int(m.group(1)) for row in rows for m in [re.search(r'GC (\d+) collections', row['note'])] if m]
-    return f'{statistics.median(counts):.0f}' if counts else '-'
+GC_NOTE = r'GC (\d+) collections'
+JIT_NOTE = r'JIT (\d+) ms'
 
 
-def median_jit(rows):
-    """The median JIT compilation time during the rows' runs in ms, '-' when the notes do not say."""
-    millis = [int(m.group(1)) for row in rows for m in [re.search(r'JIT (\d+) ms', row['note'])] if m]
-    return f'{statistics.median(millis):.0f}' if millis else '-'
+def median_in_notes(rows, pattern):
+    """The median of the number the pattern's group captures in the rows' notes, '-' when they do not say."""
+    values = [int(m.group(1)) for row in rows for m in [re.search(pattern, row['note'])] if m]
+    return f'{statistics.median(values):.0f}' if values else '-'
 
 
 def summarize(specs, measured):
@@ -126,7 +124,8 @@ def summarize(specs, measured):
             cells.append(spread([rate(by_spec[spec]) / rate(by_spec[specs[0]]) for by_spec in rounds
                                  if rate(by_spec[spec]) and rate(by_spec[specs[0]])]))
         rows = [by_spec[spec] for by_spec in rounds]
-        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {median_collections(rows)} | {median_jit(rows)} |")
+        collections, jit = median_in_notes(rows, GC_NOTE), median_in_notes(rows, JIT_NOTE)
+        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {collections} | {jit} |")
     return '\n'.join(lines)
 
 
