@@ -34,8 +34,10 @@ benchmarks/target/benchmarks.jar, its lib/ beside it), --rounds (9), --per-jvm (
 --jvm='' for none; a contender whose own flags set a smaller -Xmx than --heap needs --jvm without -Xms) and --runner='...' (default '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'). Writes each
 runner's log and results under OUT/runs/, every measured round to OUT/results.csv, and the table to
 OUT/summary.md: per contender the medians of records/s on both clocks (records handled; committed to
-the end), of the per-round ratios to the reference, of the consuming threads' CPU per record and of
-the garbage collections per run.
+the end), of the per-round ratios to the reference, of the consuming threads' CPU per record, of the
+contender process's CPU per record and the cores it kept busy (the broker has the rest of the machine:
+on 2 cores the rate follows the process's CPU per record, results/issue17-lazy-messages), and of the
+garbage collections and JIT time per run.
 """
 import argparse, csv, os, re, statistics, subprocess, sys, time
 
@@ -102,18 +104,22 @@ def median_cpu(rows):
 
 GC_NOTE = r'GC (\d+) collections'
 JIT_NOTE = r'JIT (\d+) ms'
+# The contender JVM's whole process (not the broker's): with the cores it kept busy, what shows whether
+# the 2 cores it shares with the broker are the bound (results/issue17-lazy-messages).
+PROCESS_NOTE = r'process CPU ([0-9.]+) us/record'
+CORES_NOTE = r'([0-9.]+) cores'
 
 
-def median_in_notes(rows, pattern):
+def median_in_notes(rows, pattern, digits=0):
     """The median of the number the pattern's group captures in the rows' notes, '-' when they do not say."""
-    values = [int(m.group(1)) for row in rows for m in [re.search(pattern, row['note'])] if m]
-    return f'{statistics.median(values):.0f}' if values else '-'
+    values = [float(m.group(1)) for row in rows for m in [re.search(pattern, row['note'])] if m]
+    return f'{statistics.median(values):.{digits}f}' if values else '-'
 
 
 def summarize(specs, measured):
     """measured: {round: {spec: row}}; returns the markdown table, ratios per round to specs[0]."""
-    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record | GC collections | JIT ms |',
-             '|---|---:|---:|---|---|---|---:|---:|']
+    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record | process µs/record, cores | GC collections | JIT ms |',
+             '|---|---:|---:|---|---|---|---|---:|---:|']
     rounds = [measured[r] for r in sorted(measured)]
     for spec in specs:
         cells = []
@@ -125,7 +131,8 @@ def summarize(specs, measured):
                                  if rate(by_spec[spec]) and rate(by_spec[specs[0]])]))
         rows = [by_spec[spec] for by_spec in rounds]
         collections, jit = median_in_notes(rows, GC_NOTE), median_in_notes(rows, JIT_NOTE)
-        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {collections} | {jit} |")
+        process = f"{median_in_notes(rows, PROCESS_NOTE, 2)}, {median_in_notes(rows, CORES_NOTE, 2)}"
+        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {process} | {collections} | {jit} |")
     return '\n'.join(lines)
 
 
