@@ -35,9 +35,9 @@ benchmarks/target/benchmarks.jar, its lib/ beside it), --rounds (9), --per-jvm (
 runner's log and results under OUT/runs/, every measured round to OUT/results.csv, and the table to
 OUT/summary.md: per contender the medians of records/s on both clocks (records handled; committed to
 the end), of the per-round ratios to the reference, of the consuming threads' CPU per record, of the
-contender process's CPU per record and the cores it kept busy (the broker has the rest of the machine:
-on 2 cores the rate follows the process's CPU per record, results/issue17-lazy-messages), and of the
-garbage collections and JIT time per run.
+contender process's CPU per record and the cores it kept busy, of the broker process's CPU per record
+(the two share the machine: on 2 cores the rate follows their sum, results/issue17-lazy-messages), and
+of the garbage collections and JIT time per run.
 """
 import argparse, csv, os, re, statistics, subprocess, sys, time
 
@@ -108,6 +108,8 @@ JIT_NOTE = r'JIT (\d+) ms'
 # the 2 cores it shares with the broker are the bound (results/issue17-lazy-messages).
 PROCESS_NOTE = r'process CPU ([0-9.]+) us/record'
 CORES_NOTE = r'([0-9.]+) cores'
+# The broker process's CPU over the run, which the runner reads from /proc by the pid passed to it.
+BROKER_NOTE = r'broker CPU ([0-9.]+) us/record'
 
 
 def median_in_notes(rows, pattern, digits=0):
@@ -118,8 +120,8 @@ def median_in_notes(rows, pattern, digits=0):
 
 def summarize(specs, measured):
     """measured: {round: {spec: row}}; returns the markdown table, ratios per round to specs[0]."""
-    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record | process µs/record, cores | GC collections | JIT ms |',
-             '|---|---:|---:|---|---|---|---|---:|---:|']
+    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record | process µs/record, cores | broker µs/record | GC collections | JIT ms |',
+             '|---|---:|---:|---|---|---|---|---:|---:|---:|']
     rounds = [measured[r] for r in sorted(measured)]
     for spec in specs:
         cells = []
@@ -132,7 +134,8 @@ def summarize(specs, measured):
         rows = [by_spec[spec] for by_spec in rounds]
         collections, jit = median_in_notes(rows, GC_NOTE), median_in_notes(rows, JIT_NOTE)
         process = f"{median_in_notes(rows, PROCESS_NOTE, 2)}, {median_in_notes(rows, CORES_NOTE, 2)}"
-        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {process} | {collections} | {jit} |")
+        broker = median_in_notes(rows, BROKER_NOTE, 2)
+        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {process} | {broker} | {collections} | {jit} |")
     return '\n'.join(lines)
 
 
@@ -149,15 +152,16 @@ def main():
     args = parser.parse_args()
     os.makedirs(os.path.join(args.out, 'runs'), exist_ok=True)
     broker, bootstrap = start_broker(args.jar, args.heap, args.out)
+    jvm = f'{args.jvm} -Dbench.broker.pid={broker.pid}'  # the runner notes the broker's CPU per run
     measured = {}
     try:
         # The first runner fills the topic; its round is thrown away so that no measured round follows a fill.
-        run_one(args.jar, args.heap, args.jvm, args.runner, 1, bootstrap, args.contenders[0], os.path.join(args.out, 'runs', 'fill'))
+        run_one(args.jar, args.heap, jvm, args.runner, 1, bootstrap, args.contenders[0], os.path.join(args.out, 'runs', 'fill'))
         for r in range(1, args.rounds + 1):
             measured[r] = {}
             for i in range(len(args.contenders)):
                 spec = args.contenders[(i + r - 1) % len(args.contenders)]
-                row = run_one(args.jar, args.heap, args.jvm, args.runner, args.per_jvm, bootstrap, spec,
+                row = run_one(args.jar, args.heap, jvm, args.runner, args.per_jvm, bootstrap, spec,
                               os.path.join(args.out, 'runs', f'r{r}-{args.contenders.index(spec)}'))
                 measured[r][spec] = row
                 print(f"round {r} {spec}: {float(row['throughput']):,.0f} records/s, "

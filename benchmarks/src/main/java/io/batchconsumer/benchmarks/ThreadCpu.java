@@ -1,9 +1,12 @@
 package io.batchconsumer.benchmarks;
 
+import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The CPU time the live threads of one contender used, by thread-name prefix: a figure that a
@@ -13,6 +16,9 @@ import java.lang.management.ThreadMXBean;
  * <p>Threading: stateless; any thread.
  */
 public final class ThreadCpu {
+
+	/** Linux's clock tick for {@code /proc} times (USER_HZ): 100 per second. */
+	private static final long NANOS_PER_TICK = 10_000_000L;
 
 	private ThreadCpu() {
 	}
@@ -60,6 +66,40 @@ public final class ThreadCpu {
 		}
 		return String.format("process CPU %.2f us/record, %.2f cores", nanos / 1e3 / Math.max(1, records),
 				nanos / (double) Math.max(1, wallNanos));
+	}
+
+	/**
+	 * The CPU time so far of the broker when it runs in a process of its own on this machine, whose
+	 * pid {@code separate-jvms.py} passes as {@code bench.broker.pid}: read from
+	 * {@code /proc/<pid>/stat} (user plus system time, in clock ticks of 10 ms).
+	 * @return nanoseconds, -1 when there is no such process or it cannot be read
+	 */
+	public static long brokerNanos() {
+		String pid = System.getProperty("bench.broker.pid");
+		if (pid == null) {
+			return -1;
+		}
+		try {
+			String stat = Files.readString(Path.of("/proc", pid, "stat"));
+			// After the command name in parentheses: state is field 3, utime 14 and stime 15.
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+			return ticks * NANOS_PER_TICK;
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
+		}
+	}
+
+	/**
+	 * The note part for the broker's process over a run.
+	 * @param nanosAtStart {@link #brokerNanos()} at the run's start
+	 * @param records the records of the run
+	 * @return e.g. {@code "broker CPU 0.15 us/record"}, or {@code ""} when not known
+	 */
+	public static String broker(long nanosAtStart, long records) {
+		long now = brokerNanos();
+		return (nanosAtStart < 0 || now < 0) ? "" : "; " + perRecord("broker", now - nanosAtStart, records);
 	}
 
 	/**

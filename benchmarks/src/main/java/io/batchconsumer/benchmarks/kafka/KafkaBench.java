@@ -120,6 +120,7 @@ public final class KafkaBench implements AutoCloseable {
 		Tally tally = new Tally(scenario.records(), scenario.partitions());
 		try (HeapSampler heap = new HeapSampler()) {
 			long cpuAtStart = ThreadCpu.processNanos();
+			long brokerAtStart = ThreadCpu.brokerNanos();
 			long jitAtStart = ThreadCpu.compilerMillis();
 			GcCount gcAtStart = GcCount.now();
 			long start = System.nanoTime();
@@ -127,7 +128,7 @@ public final class KafkaBench implements AutoCloseable {
 			Contender.Running running = contender.start(scenario, group, tally);
 			boolean complete = tally.await(cap);
 			String process = ThreadCpu.process((cpuAtStart < 0) ? -1 : ThreadCpu.processNanos() - cpuAtStart,
-					System.nanoTime() - start, scenario.records());
+					System.nanoTime() - start, scenario.records()) + ThreadCpu.broker(brokerAtStart, scenario.records());
 			String collections = GcCount.now().since(gcAtStart) + "; " + ThreadCpu.compiler(jitAtStart);
 			long end = complete ? tally.lastNanos() : System.nanoTime();
 			long committed = (complete && contender.consumesTheTopic())
