@@ -36,7 +36,7 @@ runner's log and results under OUT/runs/, every measured round to OUT/results.cs
 OUT/summary.md: per contender the medians of records/s on both clocks (records handled; committed to
 the end), of the per-round ratios to the reference, of the consuming threads' CPU per record, of the
 contender process's CPU per record and the cores it kept busy, of the broker process's CPU per record
-(the two share the machine: on 2 cores the rate follows their sum, results/issue17-lazy-messages), and
+(the two share the machine's 2 cores, results/issue17-active-workers), and
 of the garbage collections and JIT time per run.
 """
 import argparse, csv, os, re, statistics, subprocess, sys, time
@@ -104,8 +104,8 @@ def median_cpu(rows):
 
 GC_NOTE = r'GC (\d+) collections'
 JIT_NOTE = r'JIT (\d+) ms'
-# The contender JVM's whole process (not the broker's): with the cores it kept busy, what shows whether
-# the 2 cores it shares with the broker are the bound (results/issue17-lazy-messages).
+# The contender JVM's whole process (not the broker's), with the cores it kept busy: with the broker's,
+# what shows how much of the 2 cores the two processes use (results/issue17-active-workers).
 PROCESS_NOTE = r'process CPU ([0-9.]+) us/record'
 CORES_NOTE = r'([0-9.]+) cores'
 # The broker process's CPU over the run, which the runner reads from /proc by the pid passed to it.
