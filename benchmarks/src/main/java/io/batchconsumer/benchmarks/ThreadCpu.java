@@ -92,10 +92,10 @@ public final class ThreadCpu {
 	}
 
 	/**
-	 * The note part for the broker's process over a run.
+	 * The note part for the broker's process over a run, to append to another.
 	 * @param nanosAtStart {@link #brokerNanos()} at the run's start
 	 * @param records the records of the run
-	 * @return e.g. {@code "broker CPU 0.15 us/record"}, or {@code ""} when not known
+	 * @return e.g. {@code "; broker CPU 0.15 us/record"}, or {@code ""} when not known
 	 */
 	public static String broker(long nanosAtStart, long records) {
 		long now = brokerNanos();
