@@ -107,7 +107,7 @@ JIT_NOTE = r'JIT (\d+) ms'
 # The contender JVM's whole process (not the broker's), with the cores it kept busy: with the broker's,
 # what shows how much of the 2 cores the two processes use (results/issue17-active-workers).
 PROCESS_NOTE = r'process CPU ([0-9.]+) us/record'
-CORES_NOTE = r'([0-9.]+) cores'
+CORES_NOTE = r'process CPU [0-9.]+ us/record, ([0-9.]+) cores'
 # The broker process's CPU over the run, which the runner reads from /proc by the pid passed to it.
 BROKER_NOTE = r'broker CPU ([0-9.]+) us/record'
 

@@ -1,11 +1,9 @@
 package io.batchconsumer.benchmarks;
 
-import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -16,9 +14,6 @@ import java.nio.file.Path;
  * <p>Threading: stateless; any thread.
  */
 public final class ThreadCpu {
-
-	/** Linux's clock tick for {@code /proc} times (USER_HZ): 100 per second. */
-	private static final long NANOS_PER_TICK = 10_000_000L;
 
 	private ThreadCpu() {
 	}
@@ -71,7 +66,7 @@ public final class ThreadCpu {
 	/**
 	 * The CPU time so far of the broker when it runs in a process of its own on this machine, whose
 	 * pid {@code separate-jvms.py} passes as {@code bench.broker.pid}: read from
-	 * {@code /proc/<pid>/stat} (user plus system time, in clock ticks of 10 ms).
+	 * {@code /proc/<pid>/stat} ({@link ProcessTimes}).
 	 * @return nanoseconds, -1 when there is no such process or it cannot be read
 	 */
 	public static long brokerNanos() {
@@ -79,16 +74,8 @@ public final class ThreadCpu {
 		if (pid == null) {
 			return -1;
 		}
-		try {
-			String stat = Files.readString(Path.of("/proc", pid, "stat"));
-			// After the command name in parentheses: state is field 3, utime 14 and stime 15.
-			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-			long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-			return ticks * NANOS_PER_TICK;
-		}
-		catch (IOException | RuntimeException ex) {
-			return -1;
-		}
+		ProcessTimes times = ProcessTimes.read(Path.of("/proc", pid, "stat"));
+		return (times != null) ? times.ownNanos() : -1;
 	}
 
 	/**

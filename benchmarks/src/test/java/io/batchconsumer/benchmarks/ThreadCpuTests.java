@@ -6,8 +6,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The broker's CPU time is read from {@code /proc/<pid>/stat} by the pid the script passes: read for
- * this very process, it agrees with what the JVM says of its own CPU time.
+ * The broker's CPU time is read from {@code /proc/<pid>/stat} ({@link ProcessTimes}) by the pid the
+ * script passes: read for this very process, it agrees with what the JVM says of its own CPU time,
+ * and the command name is read without its parentheses.
  */
 class ThreadCpuTests {
 
@@ -26,6 +27,9 @@ class ThreadCpuTests {
 		// /proc counts in ticks of 10 ms, truncated: a few ticks apart at most.
 		assertThat(read).isBetween(before - 50_000_000L, after + 10_000_000L);
 		assertThat(read).isPositive();
+		ProcessTimes own = ProcessTimes.read(java.nio.file.Path.of("/proc/self/stat"));
+		assertThat(own.name()).as("the command name, as PostgresCpu matches it").isEqualTo("java");
+		assertThat(own.childrenNanos()).isNotNegative();
 		System.setProperty("bench.broker.pid", "999999999");
 		assertThat(ThreadCpu.brokerNanos()).as("no such process").isEqualTo(-1);
 	}

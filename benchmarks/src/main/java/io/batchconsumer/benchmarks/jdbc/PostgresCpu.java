@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
+import io.batchconsumer.benchmarks.ProcessTimes;
+
 /**
  * The CPU time of the machine's PostgreSQL processes, from {@code /proc}: the live ones' own time
  * and what their exited children left to them. The benchmarks' embedded server is the only
@@ -13,9 +15,6 @@ import java.util.stream.Stream;
  * <p>Threading: stateless; any thread.
  */
 final class PostgresCpu {
-
-	/** Clock ticks per second of {@code /proc/<pid>/stat} ({@code getconf CLK_TCK} on Linux). */
-	private static final long TICKS_PER_SECOND = 100;
 
 	private PostgresCpu() {
 	}
@@ -29,41 +28,21 @@ final class PostgresCpu {
 		if (!Files.isDirectory(proc)) {
 			return -1;
 		}
-		long ticks = 0;
+		long nanos = 0;
 		try (Stream<Path> processes = Files.list(proc)) {
 			for (Path process : (Iterable<Path>) processes::iterator) {
 				if (process.getFileName().toString().chars().allMatch(Character::isDigit)) {
-					ticks += postgresTicks(process.resolve("stat"));
+					ProcessTimes times = ProcessTimes.read(process.resolve("stat"));
+					if (times != null && times.name().equals("postgres")) {
+						nanos += times.ownNanos() + times.childrenNanos();
+					}
 				}
 			}
 		}
 		catch (IOException ex) {
 			return -1;
 		}
-		return ticks * (1_000_000_000L / TICKS_PER_SECOND);
-	}
-
-	/** utime + stime + cutime + cstime of a process named postgres; 0 for others or one gone meanwhile. */
-	private static long postgresTicks(Path stat) {
-		String text;
-		try {
-			text = Files.readString(stat);
-		}
-		catch (IOException ex) {
-			return 0;
-		}
-		int open = text.indexOf('(');
-		int close = text.lastIndexOf(')');
-		if (open < 0 || close < open || !text.substring(open + 1, close).equals("postgres")) {
-			return 0;
-		}
-		// After the name: state is field 3; utime, stime, cutime, cstime are fields 14 to 17.
-		String[] fields = text.substring(close + 2).split(" ");
-		long ticks = 0;
-		for (int field = 14; field <= 17; field++) {
-			ticks += Long.parseLong(fields[field - 3]);
-		}
-		return ticks;
+		return nanos;
 	}
 
 }
