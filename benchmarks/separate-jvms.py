@@ -35,6 +35,7 @@ benchmarks/target/benchmarks.jar, its lib/ beside it), --rounds (9), --per-jvm (
 runner's log and results under OUT/runs/, every measured round to OUT/results.csv, and the table to
 OUT/summary.md: per contender the medians of records/s on both clocks (records handled; committed to
 the end), of the per-round ratios to the reference, of the consuming threads' CPU per record, of the
+time the owner (the plain loop's thread) was ready to run but waited for a core, of the
 contender process's CPU per record and the cores it kept busy, of the broker process's CPU per record
 (the two share the machine's 2 cores, results/issue17-active-workers), and
 of the garbage collections and JIT time per run.
@@ -108,6 +109,8 @@ JIT_NOTE = r'JIT (\d+) ms'
 # what shows how much of the 2 cores the two processes use (results/issue17-active-workers).
 PROCESS_NOTE = r'process CPU ([0-9.]+) us/record'
 CORES_NOTE = r'process CPU [0-9.]+ us/record, ([0-9.]+) cores'
+# How long the consuming thread (our owner, the plain loop's thread) was ready but waited for a core.
+WAITED_NOTE = r'(?:owner|poll thread) waited for a core ([0-9.]+) us/record'
 # The broker process's CPU over the run, which the runner reads from /proc by the pid passed to it.
 BROKER_NOTE = r'broker CPU ([0-9.]+) us/record'
 
@@ -120,8 +123,8 @@ def median_in_notes(rows, pattern, digits=0):
 
 def summarize(specs, measured):
     """measured: {round: {spec: row}}; returns the markdown table, ratios per round to specs[0]."""
-    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record | process µs/record, cores | broker µs/record | GC collections | JIT ms |',
-             '|---|---:|---:|---|---|---|---|---:|---:|---:|']
+    lines = ['| contender | records/s handled | to the commit | handled / ref | committed / ref | CPU µs/record | waited for a core µs/record | process µs/record, cores | broker µs/record | GC collections | JIT ms |',
+             '|---|---:|---:|---|---|---|---:|---|---:|---:|---:|']
     rounds = [measured[r] for r in sorted(measured)]
     for spec in specs:
         cells = []
@@ -134,8 +137,8 @@ def summarize(specs, measured):
         rows = [by_spec[spec] for by_spec in rounds]
         collections, jit = median_in_notes(rows, GC_NOTE), median_in_notes(rows, JIT_NOTE)
         process = f"{median_in_notes(rows, PROCESS_NOTE, 2)}, {median_in_notes(rows, CORES_NOTE, 2)}"
-        broker = median_in_notes(rows, BROKER_NOTE, 2)
-        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {process} | {broker} | {collections} | {jit} |")
+        broker, waited = median_in_notes(rows, BROKER_NOTE, 2), median_in_notes(rows, WAITED_NOTE, 2)
+        lines.append(f"| {spec} | {' | '.join(cells)} | {median_cpu(rows)} | {waited} | {process} | {broker} | {collections} | {jit} |")
     return '\n'.join(lines)
 
 
@@ -166,9 +169,16 @@ def main():
                 measured[r][spec] = row
                 print(f"round {r} {spec}: {float(row['throughput']):,.0f} records/s, "
                       f"{commit_rate(row['note']) or 0:,.0f} to the commit", flush=True)
+            # After every round, so that a run stopped early keeps the rounds it finished.
+            table = write(args, {done: rows for done, rows in measured.items() if len(rows) == len(args.contenders)})
     finally:
         broker.terminate()
         broker.wait(60)
+    print(table)
+
+
+def write(args, measured):
+    """Writes OUT/results.csv and OUT/summary.md of the whole rounds so far; returns the table."""
     with open(os.path.join(args.out, 'results.csv'), 'w', newline='') as out:
         writer = csv.writer(out)
         writer.writerow(['round', 'contender', 'records/s', 'records/s to the commit', 'note'])
@@ -178,10 +188,10 @@ def main():
                 writer.writerow([r, spec, row['throughput'], commit_rate(row['note']), row['note']])
     table = summarize(args.contenders, measured)
     with open(os.path.join(args.out, 'summary.md'), 'w') as out:
-        out.write(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {args.rounds} rounds (the last of "
+        out.write(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {len(measured)} of {args.rounds} rounds (the last of "
                   f"{args.per_jvm} in each JVM), runner `{args.runner}`, heap {args.heap}, JVM flags `{args.jvm.replace('{heap}', args.heap)}`; medians, ratios per round "
                   f"(min–max)\n\n{table}\n")
-    print(table)
+    return table
 
 
 if __name__ == '__main__':

@@ -1,19 +1,23 @@
 package io.batchconsumer.benchmarks.kafka;
 
 import java.time.Duration;
+import java.util.Collection;
 
 import io.batchconsumer.benchmarks.BenchOptions;
 import io.batchconsumer.benchmarks.Records;
+import io.batchconsumer.benchmarks.RunQueue;
 import io.batchconsumer.benchmarks.Scenario;
 import io.batchconsumer.benchmarks.Tally;
 import io.batchconsumer.benchmarks.ThreadCpu;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.kafka.KafkaTransport;
 
 /**
@@ -129,8 +133,9 @@ final class BatchConsumerContender implements Contender {
 			}
 			return BatchResult.success();
 		};
+		OwnerThread owner = new OwnerThread();
 		BatchContainer container = new BatchContainer(options, this.transport.createSource(options), listener,
-				this.transport.deadLetterSink(options));
+				this.transport.deadLetterSink(options), owner);
 		container.start();
 		return new Running() {
 
@@ -145,6 +150,7 @@ final class BatchConsumerContender implements Contender {
 				String prefix = "batch-consumer-" + group + "-";
 				return ThreadCpu.perRecord("owner", ThreadCpu.nanos(prefix, "-poll"), scenario.records()) + ", "
 						+ ThreadCpu.perRecord("workers", ThreadCpu.nanos(prefix + "worker", ""), scenario.records())
+						+ RunQueue.note("owner", owner.thread, scenario.records())
 						+ "; " + String.format("flow control stopped fetching %,d times (count %,d, size %,d, span %,d); %,d commits; "
 								+ "%,d batches, %,d whole",
 						stats.flowControlCount() + stats.flowControlSize() + stats.flowControlSpan(),
@@ -158,6 +164,24 @@ final class BatchConsumerContender implements Contender {
 			}
 
 		};
+	}
+
+	/** Learns the owner thread's kernel id ({@link RunQueue}) as the container takes its first partitions. */
+	private static final class OwnerThread implements ContainerObserver {
+
+		volatile String thread;
+
+		@Override
+		public void sliceProcessed(TopicPartition partition, int messages, long nanos, int failed) {
+		}
+
+		@Override
+		public void partitionsAssigned(Collection<TopicPartition> partitions) {
+			if (this.thread == null) {
+				this.thread = RunQueue.currentThread();
+			}
+		}
+
 	}
 
 }

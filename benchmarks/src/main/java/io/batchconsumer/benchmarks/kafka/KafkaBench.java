@@ -219,18 +219,13 @@ public final class KafkaBench implements AutoCloseable {
 	/**
 	 * Our transport's client properties: the broker, and for experiments any Kafka client property a
 	 * {@code bench.transport.<property>} system property names
-	 * ({@code -Dbench.transport.max.partition.fetch.bytes=4194304}); the other contenders keep Kafka's
-	 * defaults.
+	 * ({@code -Dbench.transport.max.partition.fetch.bytes=4194304}); the other contenders take theirs
+	 * from {@code bench.client.<property>} ({@link KafkaClients}).
 	 */
 	static Map<String, Object> transportProperties(String bootstrap) {
 		Map<String, Object> properties = new HashMap<>();
 		properties.put("bootstrap.servers", bootstrap);
-		String prefix = "bench.transport.";
-		for (String name : System.getProperties().stringPropertyNames()) {
-			if (name.startsWith(prefix)) {
-				properties.put(name.substring(prefix.length()), System.getProperty(name));
-			}
-		}
+		properties.putAll(KafkaClients.overrides("bench.transport."));
 		return properties;
 	}
 

@@ -7,6 +7,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 import io.batchconsumer.benchmarks.Records;
+import io.batchconsumer.benchmarks.RunQueue;
 import io.batchconsumer.benchmarks.Scenario;
 import io.batchconsumer.benchmarks.Tally;
 import io.batchconsumer.benchmarks.ThreadCpu;
@@ -39,7 +40,8 @@ final class PlainConsumerContender implements Contender {
 
 			@Override
 			public String note() {
-				return ThreadCpu.perRecord("poll thread", ThreadCpu.nanos(thread.getName(), ""), scenario.records());
+				return ThreadCpu.perRecord("poll thread", ThreadCpu.nanos(thread.getName(), ""), scenario.records())
+						+ RunQueue.note("poll thread", loop.thread, scenario.records());
 			}
 
 			@Override
@@ -71,6 +73,9 @@ final class PlainConsumerContender implements Contender {
 		/** Set by the runner thread to stop the loop. */
 		volatile boolean running = true;
 
+		/** The loop thread's id in the kernel ({@link RunQueue}), once it runs. */
+		volatile String thread;
+
 		Loop(KafkaConsumer<String, byte[]> consumer, Scenario scenario, Tally tally) {
 			this.consumer = consumer;
 			this.scenario = scenario;
@@ -79,6 +84,7 @@ final class PlainConsumerContender implements Contender {
 
 		@Override
 		public void run() {
+			this.thread = RunQueue.currentThread();
 			try (this.consumer) {
 				this.consumer.subscribe(List.of(this.scenario.topic()));
 				long nextCommit = System.nanoTime() + 1_000_000_000L;
