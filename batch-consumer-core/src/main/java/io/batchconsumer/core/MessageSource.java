@@ -98,6 +98,20 @@ public interface MessageSource extends AutoCloseable {
 	}
 
 	/**
+	 * Whether this partition is known to hold messages past those fetched, as far as the source
+	 * knows without asking the broker (a Kafka consumer learns each partition's end from every
+	 * fetch). The engine commits a partition that went idle before the interval only when it is not
+	 * behind: one that only waits for its next fetch is not idle, and its early commits would cost
+	 * the broker a request each while records keep coming (results/issue17-idle-commits). Called on
+	 * the owner thread; must be cheap. The default knows nothing: {@code false}.
+	 * @param partition an assigned partition
+	 * @return {@code true} when more messages are known to wait
+	 */
+	default boolean isBehind(TopicPartition partition) {
+		return false;
+	}
+
+	/**
 	 * The committed positions (each the next offset to read) of partitions just assigned, where
 	 * known. Called on the owner thread from {@link RebalanceListener#onAssigned}, before any of
 	 * their messages was polled: exactly-once processing reads only the completion marks at or

@@ -139,6 +139,16 @@ final class CompletingSource implements MessageSource {
 	}
 
 	@Override
+	public void pullBatchSize(int size) {
+		this.delegate.pullBatchSize(size);
+	}
+
+	@Override
+	public boolean isBehind(TopicPartition partition) {
+		return this.delegate.isBehind(partition);
+	}
+
+	@Override
 	public void wakeup() {
 		this.delegate.wakeup();
 	}

@@ -22,8 +22,9 @@ import io.batchconsumer.core.TopicPartition;
  * <li><em>due</em>: {@code commit.interval} passed since the last due commit. Every moved partition
  * is committed in one request (the batch ack). Under load this is the only trigger, so a busy
  * partition is committed at most once per interval.</li>
- * <li><em>idle</em>: a partition has had nothing fetched, buffered or running for the
- * <em>idle linger</em>: 1/{@value #IDLE_LINGER_DIVISOR} of the interval, at least
+ * <li><em>idle</em>: a partition has had nothing fetched, buffered or running, and the source knows
+ * of no more of its messages ({@link MessageSource#isBehind}: it does not just wait for its next
+ * fetch), for the <em>idle linger</em>: 1/{@value #IDLE_LINGER_DIVISOR} of the interval, at least
  * {@value #MIN_IDLE_LINGER_MILLIS} ms and at most the interval (10 ms for the default 1 s, 5 ms for
  * 100 ms, 36 s for an hour: an interval that long says "commit rarely"). Only
  * such idle partitions are committed; the interval clock is not reset. So the last records of a
@@ -83,7 +84,7 @@ final class CommitScheduler {
 		Map<TopicPartition, Long> offsets = null;
 		for (PartitionState state : states) {
 			// Looked at even while a commit is in flight, so an idle partition's linger runs meanwhile.
-			long idleSince = state.idleWithProgressSince(nowNanos);
+			long idleSince = idleSince(state, nowNanos);
 			boolean idle = idleSince >= 0 && nowNanos - idleSince >= this.idleLingerNanos;
 			if (!this.inFlight && (due || idle) && state.hasUncommittedProgress()) {
 				// Made only when there is something to commit: this runs on every turn of the loop.
@@ -170,7 +171,7 @@ final class CommitScheduler {
 	long nanosUntilDue(List<PartitionState> states, long nowNanos) {
 		long due = Long.MAX_VALUE;
 		for (PartitionState state : states) {
-			long idleSince = state.idleWithProgressSince(nowNanos);
+			long idleSince = idleSince(state, nowNanos);
 			if (!this.inFlight && state.hasUncommittedProgress()) {
 				due = Math.min(due, Math.max(0, this.lastDueNanos + this.intervalNanos - nowNanos));
 				if (idleSince >= 0) {
@@ -179,6 +180,16 @@ final class CommitScheduler {
 			}
 		}
 		return due;
+	}
+
+	/**
+	 * Since when a partition has been idle with progress to commit, or -1: nothing fetched, buffered
+	 * or running, and the source knows of no more messages ({@link MessageSource#isBehind}; asked
+	 * only of a partition idle otherwise, so not on every turn for a busy one).
+	 */
+	private long idleSince(PartitionState state, long nowNanos) {
+		long since = state.idleWithProgressSince(nowNanos);
+		return (since >= 0 && this.source.isBehind(state.partition)) ? -1 : since;
 	}
 
 	/**

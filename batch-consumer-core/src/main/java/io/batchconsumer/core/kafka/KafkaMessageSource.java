@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.BiConsumer;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -269,6 +270,18 @@ public final class KafkaMessageSource implements MessageSource {
 	@Override
 	public Map<TopicPartition, Long> endOffsets() {
 		return this.endOffsets.get();
+	}
+
+	/** From the consumer's own lag: the partition's end as of its last fetch, less the position. */
+	@Override
+	public boolean isBehind(TopicPartition partition) {
+		try {
+			OptionalLong lag = this.consumer.currentLag(KafkaRecords.kafka(partition));
+			return lag.isPresent() && lag.getAsLong() > 0;
+		}
+		catch (IllegalStateException ex) {
+			return false; // no longer assigned
+		}
 	}
 
 	@Override

@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The rule "commits follow the work" of {@link CommitScheduler}, driven by hand: a partition that
- * has nothing fetched, buffered or running while its watermark moved is committed an idle linger
- * (1/100 of the interval, at least 5 ms) later, not at the next interval; a partition under load is
+ * has nothing fetched, buffered or running while its watermark moved, and is not behind (the source
+ * knows of no more messages), is committed an idle linger (1/100 of the interval, at least 5 ms)
+ * later, not at the next interval; a partition under load is
  * committed at most once per interval.
  */
 class CommitFollowsWorkTests {
@@ -52,6 +53,35 @@ class CommitFollowsWorkTests {
 		assertThat(this.steps.committed(0)).isEqualTo(10);
 		assertThat(this.commits.nanosUntilDue(this.steps.partitions.all(), this.ticker.nanoTime()))
 			.isEqualTo(Long.MAX_VALUE);
+	}
+
+	@Test
+	void aPartitionThatOnlyWaitsForItsNextFetchIsNotIdle() {
+		PartitionState p0 = this.steps.partition(0);
+		this.steps.work(p0, 10, this.ticker.nanoTime());
+		// The broker holds messages past what the source fetched: the partition is behind.
+		this.steps.broker.append(OwnerSteps.TOPIC, 0, null, "more");
+		this.commits.commitIfDue(this.steps.partitions.all(), this.ticker.nanoTime());
+		assertThat(this.commits.nanosUntilDue(this.steps.partitions.all(), this.ticker.nanoTime()))
+			.isEqualTo(INTERVAL.toNanos());
+		this.commits.commitIfDue(this.steps.partitions.all(), this.ticker.advance(INTERVAL.minusNanos(1)));
+		assertThat(this.steps.committed(0)).isZero();
+		this.commits.commitIfDue(this.steps.partitions.all(), this.ticker.advance(Duration.ofNanos(1)));
+		assertThat(this.steps.committed(0)).isEqualTo(10);
+	}
+
+	@Test
+	void aPartitionIdleSinceItsLastFetchIsCommittedAsSoonAsTheSourceKnowsItCaughtUp() {
+		PartitionState p0 = this.steps.partition(0);
+		this.steps.broker.append(OwnerSteps.TOPIC, 0, null, "m0");
+		this.steps.work(p0, 1, this.ticker.nanoTime());
+		this.commits.commitIfDue(this.steps.partitions.all(), this.ticker.nanoTime());
+		this.commits.commitIfDue(this.steps.partitions.all(), this.ticker.advance(LINGER));
+		assertThat(this.steps.committed(0)).isZero();
+		// The poll reads the message the work above stood for: the source is at the end now.
+		this.steps.pollSource();
+		this.commits.commitIfDue(this.steps.partitions.all(), this.ticker.nanoTime());
+		assertThat(this.steps.committed(0)).isEqualTo(1);
 	}
 
 	@Test

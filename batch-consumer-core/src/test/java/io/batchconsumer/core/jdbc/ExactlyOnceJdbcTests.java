@@ -10,6 +10,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -68,6 +69,37 @@ class ExactlyOnceJdbcTests {
 			assertThat(distinctRows(dataSource, settings)).isEqualTo(500);
 			assertThat(marks(dataSource, settings))
 				.isEqualTo(500);
+		}
+	}
+
+	/**
+	 * The pull size of a running exactly-once container can be tuned, and nothing is lost or
+	 * repeated across the change. Before, the exactly-once source kept the interface's default of
+	 * {@code pullBatchSize}, which refuses: the tuning failed with an UnsupportedOperationException.
+	 */
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void thePullSizeOfARunningContainerCanBeTuned(TestDatabases.Kind kind) throws Exception {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			createRows(dataSource, settings);
+			send(transport, 0, 300);
+			BatchContainer container = container(transport, dataSource, settings, "eo", rowWriter(settings, (m) -> null));
+			container.start();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) > 0);
+				assertThat(container.tune(Map.of("pull-batch-size", 50)).get(20, TimeUnit.SECONDS).pullBatchSize())
+					.isEqualTo(50);
+				send(transport, 300, 600);
+				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) >= 600);
+			}
+			finally {
+				assertThat(container.stop()).isTrue();
+			}
+			assertThat(rows(dataSource, settings)).isEqualTo(600);
+			assertThat(distinctRows(dataSource, settings)).isEqualTo(600);
+			assertThat(marks(dataSource, settings)).isEqualTo(600);
 		}
 	}
 

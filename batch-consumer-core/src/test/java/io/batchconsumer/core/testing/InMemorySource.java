@@ -341,6 +341,13 @@ public final class InMemorySource implements MessageSource {
 		this.mostInFlight = Math.max(this.mostInFlight, this.inFlight.size());
 	}
 
+	/** Like Kafka's: the partition's end, here the live one, is past the position. */
+	@Override
+	public boolean isBehind(TopicPartition partition) {
+		Long position = this.positions.get(partition);
+		return position != null && position < this.broker.endOffset(partition);
+	}
+
 	@Override
 	public Map<TopicPartition, Long> endOffsets() {
 		Map<TopicPartition, Long> ends = new HashMap<>();

@@ -111,6 +111,11 @@ public final class ObservedSource implements MessageSource {
 	}
 
 	@Override
+	public boolean isBehind(TopicPartition partition) {
+		return this.source.isBehind(partition);
+	}
+
+	@Override
 	public void wakeup() {
 		this.source.wakeup();
 	}
