@@ -156,7 +156,7 @@ def main():
     os.makedirs(os.path.join(args.out, 'runs'), exist_ok=True)
     broker, bootstrap = start_broker(args.jar, args.heap, args.out)
     jvm = f'{args.jvm} -Dbench.broker.pid={broker.pid}'  # the runner notes the broker's CPU per run
-    measured = {}
+    measured, table = {}, ''
     try:
         # The first runner fills the topic; its round is thrown away so that no measured round follows a fill.
         run_one(args.jar, args.heap, jvm, args.runner, 1, bootstrap, args.contenders[0], os.path.join(args.out, 'runs', 'fill'))
