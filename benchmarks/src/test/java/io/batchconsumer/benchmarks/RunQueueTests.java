@@ -1,5 +1,6 @@
 package io.batchconsumer.benchmarks;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
@@ -19,16 +20,35 @@ class RunQueueTests {
 	}
 
 	@Test
-	void anotherThreadsIdReadsThatThreadsWaitAndAnEndedThreadsReadsNone() throws InterruptedException {
+	void anotherLiveThreadsIdReadsThatThreadsWaitAndAnIdOfNoThreadReadsNone() throws InterruptedException {
 		String self = RunQueue.currentThread();
 		assertThat(self).isNotNull().matches("[0-9]+");
 		AtomicReference<String> other = new AtomicReference<>();
-		Thread thread = new Thread(() -> other.set(RunQueue.currentThread()));
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch done = new CountDownLatch(1);
+		Thread thread = new Thread(() -> {
+			other.set(RunQueue.currentThread());
+			started.countDown();
+			try {
+				done.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
 		thread.start();
-		thread.join();
-		assertThat(other.get()).isNotNull().isNotEqualTo(self);
+		try {
+			started.await();
+			// Read while it is alive: once joined, the kernel may still list it for a moment.
+			assertThat(other.get()).isNotNull().isNotEqualTo(self);
+			assertThat(RunQueue.waitedNanos(other.get())).isGreaterThanOrEqualTo(0);
+		}
+		finally {
+			done.countDown();
+			thread.join();
+		}
 		assertThat(RunQueue.waitedNanos(self)).isGreaterThanOrEqualTo(0);
-		assertThat(RunQueue.waitedNanos(other.get())).isEqualTo(-1);
+		assertThat(RunQueue.waitedNanos("999999999")).as("no such thread").isEqualTo(-1);
 		assertThat(RunQueue.note("owner", null, 10)).isEmpty();
 		assertThat(RunQueue.note("owner", self, 1_000_000_000L)).matches("; owner waited for a core [0-9.]+ us/record");
 	}
