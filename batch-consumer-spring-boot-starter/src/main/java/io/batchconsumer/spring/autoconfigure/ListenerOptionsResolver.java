@@ -213,7 +213,7 @@ final class ListenerOptionsResolver {
 		}
 
 		String listenerProperty(ContainerOption<?> option) {
-			return "batch-consumer.listeners." + this.id + "." + option.key();
+			return ListenerPrefix.of(this.id) + option.key();
 		}
 
 		String attributeOrProperty(ContainerOption<?> option) {

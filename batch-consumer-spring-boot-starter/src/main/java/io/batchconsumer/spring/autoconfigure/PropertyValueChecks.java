@@ -74,8 +74,7 @@ final class PropertyValueChecks implements ConfigurationPropertiesBindHandlerAdv
 		}
 		boolean perListener = LISTENERS.isAncestorOf(name) && name.getNumberOfElements() > 3;
 		ConfigurationPropertyName key = name.subName(perListener ? 3 : 1);
-		String prefix = perListener ? "batch-consumer.listeners." + name.getElement(2, Form.ORIGINAL) + "."
-				: "batch-consumer.";
+		String prefix = perListener ? ListenerPrefix.of(name.getElement(2, Form.ORIGINAL)) : "batch-consumer.";
 		for (ContainerOption<?> option : ConfigurableOptions.all()) {
 			if (option.isSettableAt(perListener ? Level.LISTENER : Level.GLOBAL)
 					&& ConfigurationPropertyName.of(option.key()).equals(key)) {

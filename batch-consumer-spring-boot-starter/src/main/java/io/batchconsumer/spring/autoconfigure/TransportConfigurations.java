@@ -164,7 +164,7 @@ final class TransportConfigurations {
 					firstOf(rocketMq.getAccessKey(), environment.getProperty("rocketmq.producer.access-key")),
 					firstOf(rocketMq.getSecretKey(), environment.getProperty("rocketmq.producer.secret-key")),
 					rocketMq.getNamespace(), instanceId,
-					(id) -> environment.getProperty("batch-consumer.listeners." + id + ".rocketmq.selector"),
+					(id) -> environment.getProperty(ListenerPrefix.of(id) + "rocketmq.selector"),
 					rocketMq.getSendTimeout());
 		}
 		catch (IllegalArgumentException ex) {

@@ -112,19 +112,38 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 					+ "?";
 		}
 		String id = name.getElement(2, Form.ORIGINAL);
-		String prefix = "batch-consumer.listeners." + id + ".";
 		ConfigurationPropertyName key = name.subName(3);
 		if (!listenerIds.contains(id)) {
+			for (int last = 3; last < name.getNumberOfElements() - 1; last++) {
+				String dotted = dotted(name, last);
+				for (String listenerId : listenerIds) {
+					if (listenerId.equalsIgnoreCase(dotted)) {
+						return name + " names listener '" + listenerId + "' without brackets, so its first part is "
+								+ "taken as the id (a map key with a dot goes in brackets); did you mean "
+								+ ListenerPrefix.of(listenerId) + name.subName(last + 1) + "?";
+					}
+				}
+			}
 			String closestId = listenerIds.isEmpty() ? null : closest(id, listenerIds);
 			return name + " overrides listener '" + id + "', but no @BatchListener has that id"
-					+ ((closestId != null) ? "; did you mean batch-consumer.listeners." + closestId + "." + key + "?"
+					+ ((closestId != null) ? "; did you mean " + ListenerPrefix.of(closestId) + key + "?"
 							: " (there is no listener)");
 		}
 		List<String> keys = listenerKeys();
 		if (keys.stream().noneMatch((candidate) -> ConfigurationPropertyName.of(candidate).equals(key))) {
-			return name + " is not a listener option; did you mean " + prefix + closest(key.toString(), keys) + "?";
+			return name + " is not a listener option; did you mean " + ListenerPrefix.of(id) + closest(key.toString(), keys)
+					+ "?";
 		}
 		return null;
+	}
+
+	/** The elements from the listener id's place (2) to {@code last}, as written, joined by dots. */
+	private static String dotted(ConfigurationPropertyName name, int last) {
+		StringBuilder dotted = new StringBuilder(name.getElement(2, Form.ORIGINAL));
+		for (int i = 3; i <= last; i++) {
+			dotted.append('.').append(name.getElement(i, Form.ORIGINAL));
+		}
+		return dotted.toString();
 	}
 
 	/** Every {@code batch-consumer.*} name of the environment, with where it was written. */

@@ -37,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"management.endpoints.web.exposure.include=batchconsumer", "batch-consumer.shutdown-timeout=5s",
 				"batch-consumer.auto-startup=false", "batch-consumer.retry.max-attempts=5",
 				"batch-consumer.listeners.payments.thread-size=8",
-				"batch-consumer.listeners.payments.consumer-batch-size=7" })
+				"batch-consumer.listeners.payments.consumer-batch-size=7",
+				"batch-consumer.listeners[Listeners.onRefunds].consumer-batch-size=9" })
 @AutoConfigureRestTestClient
 class EffectiveOptionsEndpointTests {
 
@@ -72,6 +73,16 @@ class EffectiveOptionsEndpointTests {
 	}
 
 	@Test
+	void aListenerPropertyOfAnIdWithADotIsShownInBrackets() {
+		JsonNode options = options("Listeners.onRefunds");
+		assertThat(options.path("consumer-batch-size").path("value").asString()).isEqualTo("9");
+		assertThat(options.path("consumer-batch-size").path("source").asString()).isEqualTo("LISTENER_PROPERTY");
+		assertThat(options.path("consumer-batch-size").path("property").asString())
+			.as("the name as it can be written: a map key with a dot goes in brackets")
+			.isEqualTo("batch-consumer.listeners[Listeners.onRefunds].consumer-batch-size");
+	}
+
+	@Test
 	void everyOptionOfTheTableIsShown() {
 		JsonNode options = options();
 		assertThat(options.propertyNames()).contains("topics", "group", "mode", "thread-size", "consumer-batch-size",
@@ -90,7 +101,11 @@ class EffectiveOptionsEndpointTests {
 	}
 
 	private JsonNode options() {
-		ActuatorClient.Response response = new ActuatorClient(this.restTestClient).get("/actuator/batchconsumer/payments");
+		return options("payments");
+	}
+
+	private JsonNode options(String id) {
+		ActuatorClient.Response response = new ActuatorClient(this.restTestClient).get("/actuator/batchconsumer/" + id);
 		assertThat(response.status()).isEqualTo(200);
 		return response.body().path("options");
 	}
@@ -112,6 +127,11 @@ class EffectiveOptionsEndpointTests {
 
 		@BatchListener(id = "payments", topics = "payments", threadSize = "3")
 		void onPayments(List<String> payments) {
+		}
+
+		/** The default id, {@code Listeners.onRefunds}, has a dot. */
+		@BatchListener(topics = "refunds")
+		void onRefunds(List<String> refunds) {
 		}
 
 	}

@@ -57,12 +57,14 @@ class RocketMqTransportConfigurationTests {
 		// The listener 'orders' does not exist in these contexts (the unknown-name check would refuse
 		// its override), so the settings are built from an environment directly.
 		MockEnvironment environment = new MockEnvironment()
-			.withProperty("batch-consumer.listeners.orders.rocketmq.selector", "TagA || TagB");
+			.withProperty("batch-consumer.listeners.orders.rocketmq.selector", "TagA || TagB")
+			.withProperty("batch-consumer.listeners[Refunds.onRefund].rocketmq.selector", "TagC");
 		RocketMqProperties rocketMq = new RocketMqProperties();
 		rocketMq.setNameServer("127.0.0.1:19876");
 		RocketMqSettings settings = TransportConfigurations.rocketMqSettings(new BatchConsumerProperties(), rocketMq,
 				environment);
 		assertThat(settings.selector("orders")).isEqualTo("TagA || TagB");
+		assertThat(settings.selector("Refunds.onRefund")).as("an id with a dot, in brackets").isEqualTo("TagC");
 		assertThat(settings.selector("other")).isEqualTo("*");
 	}
 

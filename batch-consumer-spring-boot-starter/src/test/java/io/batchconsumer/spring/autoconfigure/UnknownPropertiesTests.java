@@ -32,7 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A mistyped {@code batch-consumer.*} name fails start-up naming the name and the closest valid
- * one; every documented property, global and per listener, is accepted. A real context on H2.
+ * one; every documented property, global and per listener, is accepted. A listener id with a dot
+ * (every default id, {@code <SimpleClassName>.<methodName>}) is a map key in brackets, and names
+ * and suggestions say so. A real context on H2.
  */
 class UnknownPropertiesTests {
 
@@ -67,6 +69,40 @@ class UnknownPropertiesTests {
 		assertFailsWith("batch-consumer.listeners.paymnets.thread-size=4",
 				"batch-consumer.listeners.paymnets.thread-size overrides listener 'paymnets', but no @BatchListener has that id",
 				"did you mean batch-consumer.listeners.payments.thread-size?");
+	}
+
+	@Test
+	void anOverrideOfAnIdWithADotWrittenWithoutBracketsFailsNamingTheBracketFormWhichApplies() {
+		String bracketed = "batch-consumer.listeners[Refunds.onRefund].thread-size";
+		assertFailsWith("batch-consumer.listeners.Refunds.onRefund.thread-size=4",
+				"batch-consumer.listeners.refunds.onrefund.thread-size names listener 'Refunds.onRefund' without brackets",
+				"did you mean " + bracketed + "?");
+		this.runner.withPropertyValues(bracketed + "=4").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(BatchListenerContainerRegistry.class)
+				.getContainer("Refunds.onRefund")
+				.options()
+				.threadSize()).isEqualTo(4);
+		});
+	}
+
+	@Test
+	void aMistypedIdIsCorrectedInBracketsWhenTheClosestIdHasADot() {
+		assertFailsWith("batch-consumer.listeners[Refunds.onRefnd].thread-size=4",
+				"overrides listener 'Refunds.onRefnd', but no @BatchListener has that id",
+				"did you mean batch-consumer.listeners[Refunds.onRefund].thread-size?");
+	}
+
+	@Test
+	void aMistypedOptionOfAnIdWithADotIsCorrectedInBrackets() {
+		assertFailsWith("batch-consumer.listeners[Refunds.onRefund].thred-size=4", "is not a listener option",
+				"did you mean batch-consumer.listeners[Refunds.onRefund].thread-size?");
+	}
+
+	@Test
+	void aBadValueOfAnIdWithADotIsNamedInBrackets() {
+		assertFailsWith("batch-consumer.listeners[Refunds.onRefund].thread-size=0",
+				"batch-consumer.listeners[Refunds.onRefund].thread-size");
 	}
 
 	@Test
@@ -166,13 +202,27 @@ class UnknownPropertiesTests {
 			return new Payments();
 		}
 
+		@Bean
+		Refunds refunds() {
+			return new Refunds();
+		}
+
 	}
 
-	/** The one listener, {@code payments}. */
+	/** The listener {@code payments}. */
 	static class Payments {
 
 		@BatchListener(id = "payments", topics = "payments")
 		void onPayment(String payment) {
+		}
+
+	}
+
+	/** A listener with the default id, {@code Refunds.onRefund}: it has a dot. */
+	static class Refunds {
+
+		@BatchListener(topics = "refunds")
+		void onRefund(String refund) {
 		}
 
 	}
