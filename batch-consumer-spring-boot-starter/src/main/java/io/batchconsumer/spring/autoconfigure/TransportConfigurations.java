@@ -11,7 +11,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -43,7 +42,7 @@ final class TransportConfigurations {
 	 * The JDBC transport on the application's {@code DataSource}.
 	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnProperty(prefix = "batch-consumer", name = "transport", havingValue = "jdbc", matchIfMissing = true)
+	@ConditionalOnTransport("jdbc")
 	@ConditionalOnClass(DataSource.class)
 	@ConditionalOnSingleCandidate(DataSource.class)
 	static class Jdbc {
@@ -102,7 +101,7 @@ final class TransportConfigurations {
 	 * {@code max.poll.records} = pull batch size).
 	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnProperty(prefix = "batch-consumer", name = "transport", havingValue = "kafka")
+	@ConditionalOnTransport("kafka")
 	@ConditionalOnClass(name = { "org.apache.kafka.clients.consumer.KafkaConsumer",
 			"org.springframework.boot.kafka.autoconfigure.KafkaProperties" })
 	static class Kafka {
@@ -129,7 +128,7 @@ final class TransportConfigurations {
 	 * expression is {@code batch-consumer.listeners.<id>.rocketmq.selector}.
 	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnProperty(prefix = "batch-consumer", name = "transport", havingValue = "rocketmq")
+	@ConditionalOnTransport("rocketmq")
 	@ConditionalOnClass(name = "org.apache.rocketmq.client.consumer.DefaultLitePullConsumer")
 	@EnableConfigurationProperties(RocketMqProperties.class)
 	static class RocketMq {

@@ -2,6 +2,7 @@ package io.batchconsumer.spring.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -18,6 +19,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.MapPropertySource;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -120,6 +122,21 @@ class BatchConsumerAutoConfigurationTests {
 				assertThat(context.getBean(KafkaTransport.class).instanceId()).isEqualTo("node-7");
 				assertThat(context.getBean(BatchProducer.class)).isSameAs(context.getBean(KafkaTransport.class).producer());
 			});
+	}
+
+	@Test
+	void aTransportWrittenWithCapitalsOrSpacesAroundItIsTheTransportTheValidationAccepted() {
+		// A .properties file keeps a value's trailing spaces; the validation trims them, so must the choice.
+		for (String written : List.of("kafka ", " Kafka", "KAFKA\t")) {
+			this.runner.withPropertyValues("spring.kafka.bootstrap-servers=localhost:9")
+				.withInitializer((context) -> context.getEnvironment()
+					.getPropertySources()
+					.addFirst(new MapPropertySource("written", Map.of("batch-consumer.transport", written))))
+				.run((context) -> assertThat(context).as("batch-consumer.transport='%s'", written)
+					.hasNotFailed()
+					.hasSingleBean(KafkaTransport.class)
+					.doesNotHaveBean(JdbcTransport.class));
+		}
 	}
 
 	@Test
