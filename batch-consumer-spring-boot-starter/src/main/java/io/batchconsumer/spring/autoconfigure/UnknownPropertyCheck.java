@@ -114,15 +114,12 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 		String id = name.getElement(2, Form.ORIGINAL);
 		ConfigurationPropertyName key = name.subName(3);
 		if (!listenerIds.contains(id)) {
-			for (int last = 3; last < name.getNumberOfElements() - 1; last++) {
-				String dotted = dotted(name, last);
-				for (String listenerId : listenerIds) {
-					if (listenerId.equalsIgnoreCase(dotted)) {
-						return name + " names listener '" + listenerId + "' without brackets, so its first part is "
-								+ "taken as the id (a map key with a dot goes in brackets); did you mean "
-								+ ListenerPrefix.of(listenerId) + name.subName(last + 1) + "?";
-					}
-				}
+			String spelled = idWithoutBrackets(name, listenerIds);
+			if (spelled != null) {
+				int idElements = spelled.split("\\.", -1).length;
+				return name + " names listener '" + spelled + "' without brackets, so its first part is taken as "
+						+ "the id (a map key with a dot goes in brackets); did you mean " + ListenerPrefix.of(spelled)
+						+ name.subName(2 + idElements) + "?";
 			}
 			String closestId = listenerIds.isEmpty() ? null : closest(id, listenerIds);
 			return name + " overrides listener '" + id + "', but no @BatchListener has that id"
@@ -137,13 +134,24 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 		return null;
 	}
 
-	/** The elements from the listener id's place (2) to {@code last}, as written, joined by dots. */
-	private static String dotted(ConfigurationPropertyName name, int last) {
+	/**
+	 * The id of a listener that a name spells over several elements from the id's place, without
+	 * brackets ({@code batch-consumer.listeners.Payments.onPayment.thread-size}).
+	 * @param name the name
+	 * @param listenerIds the ids of every {@code @BatchListener}
+	 * @return the id, {@code null} when the name spells none
+	 */
+	private static String idWithoutBrackets(ConfigurationPropertyName name, Set<String> listenerIds) {
 		StringBuilder dotted = new StringBuilder(name.getElement(2, Form.ORIGINAL));
-		for (int i = 3; i <= last; i++) {
+		for (int i = 3; i < name.getNumberOfElements() - 1; i++) {
 			dotted.append('.').append(name.getElement(i, Form.ORIGINAL));
+			for (String listenerId : listenerIds) {
+				if (listenerId.equalsIgnoreCase(dotted.toString())) {
+					return listenerId;
+				}
+			}
 		}
-		return dotted.toString();
+		return null;
 	}
 
 	/** Every {@code batch-consumer.*} name of the environment, with where it was written. */
