@@ -45,6 +45,15 @@ final class JdbcDeadLetterSink implements TransactionalDeadLetterSink {
 		insert(deadLetter, connection);
 	}
 
+	/**
+	 * The text with U+0000 written as the two characters {@code \0}, which every database and character
+	 * set stores: PostgreSQL's text cannot hold U+0000, and an exception's message may quote a binary
+	 * payload. Refused, the write failed every time and the message never finished.
+	 */
+	private static String storable(String text) {
+		return (text.indexOf('\u0000') >= 0) ? text.replace("\u0000", "\\0") : text;
+	}
+
 	private int insert(DeadLetter deadLetter, Connection connection) throws SQLException {
 		Message<byte[]> message = deadLetter.message();
 		String errorClass = deadLetter.errorClass();
@@ -62,7 +71,7 @@ final class JdbcDeadLetterSink implements TransactionalDeadLetterSink {
 			insert.setBytes(7, message.payload());
 			insert.setInt(8, deadLetter.attempts());
 			insert.setString(9, errorClassBounded);
-			insert.setString(10, deadLetter.errorMessage());
+			insert.setString(10, storable(deadLetter.errorMessage()));
 			insert.setLong(11, this.clock.millis());
 			return insert.executeUpdate();
 		}

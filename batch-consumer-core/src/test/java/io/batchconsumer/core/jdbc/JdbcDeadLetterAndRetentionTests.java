@@ -74,6 +74,36 @@ class JdbcDeadLetterAndRetentionTests {
 		}
 	}
 
+	/**
+	 * PostgreSQL's text cannot hold U+0000, and an exception's message may quote a binary payload: the
+	 * dead-letter write was refused every time, so the message never finished and its queue stopped.
+	 */
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void anErrorMessageWithANulCharacterIsStoredAndCommittedPast(TestDatabases.Kind kind) throws Exception {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			transport.producer().sendBatch("records", List.of(OutgoingMessage.of("k", new byte[] { 'a', 0, 'b' })));
+			ContainerOptions options = ContainerOptions.builder("parser").topics("records").group("parsers")
+				.retryMaxAttempts(2).retryBackoff(Duration.ofMillis(10)).commitInterval(Duration.ZERO).build();
+			BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
+				throw new IllegalArgumentException("cannot parse 'a\u0000b'");
+			}, transport.deadLetterSink(options));
+			container.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().partitions().stream()
+				.anyMatch((p) -> p.committedOffset() == 1));
+			assertThat(container.stop()).isTrue();
+			try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+					ResultSet rs = statement.executeQuery("SELECT error_message, payload FROM " + settings.tablePrefix()
+							+ "dead_letter")) {
+				assertThat(rs.next()).isTrue();
+				assertThat(rs.getString("error_message")).as("U+0000 stored as \\0").isEqualTo("cannot parse 'a\\0b'");
+				assertThat(rs.getBytes("payload")).containsExactly('a', 0, 'b');
+			}
+		}
+	}
+
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
 	void retentionDeletesOnlyOldMessagesEveryGroupCommitted(TestDatabases.Kind kind) {

@@ -109,6 +109,38 @@ class JdbcDelayedSendTests {
 	}
 
 	/**
+	 * One key's delayed batch reaches its queue in the order it was sent, also when it is moved in
+	 * several moves of {@code MOVE_BATCH} rows: every row of a batch has the same due and creation
+	 * time, so the order rests on the row ids, which were random.
+	 */
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void aDelayedBatchOfOneKeyReachesItsQueueInTheOrderItWasSent(TestDatabases.Kind kind) throws Exception {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 8);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			int count = 1100;
+			List<Object> batch = new ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				batch.add(OutgoingMessage.of("customer-1", Integer.toString(i)));
+			}
+			assertThat(transport.producer().sendBatch("ordered", batch, SendOptions.delay(Duration.ofMillis(200))))
+				.allMatch(SendResult::isStored);
+			await().atMost(Duration.ofSeconds(30)).until(() -> transport.scheduledMessages() == 0);
+			List<String> queued = new ArrayList<>();
+			try (var connection = dataSource.getConnection(); var statement = connection.createStatement();
+					var rs = statement.executeQuery("SELECT payload FROM " + settings.tablePrefix()
+							+ "message WHERE topic = 'ordered' ORDER BY queue_id, msg_offset")) {
+				while (rs.next()) {
+					queued.add(new String(rs.getBytes(1), StandardCharsets.UTF_8));
+				}
+			}
+			assertThat(queued).as("one key's delayed batch, in queue order")
+				.containsExactlyElementsOf(java.util.stream.IntStream.range(0, count).mapToObj(Integer::toString).toList());
+		}
+	}
+
+	/**
 	 * Producers schedule while the mover moves due messages out of the same table. On MariaDB the
 	 * mover's {@code SELECT ... FOR UPDATE} locks gaps of the schedule's index that an insert of a
 	 * send waits for, and InnoDB then chose the send as a deadlock's victim: the send was refused,
