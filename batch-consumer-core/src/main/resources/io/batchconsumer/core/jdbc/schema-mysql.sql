@@ -7,7 +7,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}topic (
 	queues INT NOT NULL,
 	created_at BIGINT NOT NULL,
 	PRIMARY KEY (topic)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- One row per queue: the next offset to assign. Producers lock it for their short transaction,
 -- so the offsets of a queue become visible in order and a reader never skips one.
@@ -16,7 +16,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}queue (
 	queue_id INT NOT NULL,
 	next_offset BIGINT NOT NULL,
 	PRIMARY KEY (topic, queue_id)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- The messages; the primary key is the read index: WHERE topic = ? AND queue_id = ? AND msg_offset >= ? ORDER BY msg_offset.
 CREATE TABLE IF NOT EXISTS ${prefix}message (
@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}message (
 	created_at BIGINT NOT NULL,
 	tag VARCHAR(128),
 	PRIMARY KEY (topic, queue_id, msg_offset)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- A consumer group's position in a queue (next offset to read) and its offset version, which
 -- every take-over bumps so that a commit of the previous owner is refused.
@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}consumer_offset (
 	broadcast SMALLINT NOT NULL,
 	updated_at BIGINT NOT NULL,
 	PRIMARY KEY (group_id, topic, queue_id)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Clustering: which instance of a group holds a queue, until when.
 CREATE TABLE IF NOT EXISTS ${prefix}lease (
@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}lease (
 	owner_id VARCHAR(255) NOT NULL,
 	expires_at BIGINT NOT NULL,
 	PRIMARY KEY (group_id, topic, queue_id)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Clustering: the live members of a group per subscribed topic (a recent heartbeat); a topic's
 -- queues are shared among its members only. A member is one consumer (container) of an instance.
@@ -62,7 +62,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}member (
 	member_id VARCHAR(255) NOT NULL,
 	heartbeat_at BIGINT NOT NULL,
 	PRIMARY KEY (group_id, topic, member_id)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Messages that failed every attempt.
 CREATE TABLE IF NOT EXISTS ${prefix}dead_letter (
@@ -79,7 +79,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}dead_letter (
 	error_message VARCHAR(1000) NOT NULL,
 	created_at BIGINT NOT NULL,
 	replayed_at BIGINT
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Messages sent with a delay (SendOptions.delay/deliverAt): each waits here until deliver_at, then
 -- one transaction inserts it into its topic's queue and deletes it here, so queue offsets stay in
@@ -93,7 +93,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}schedule (
 	deliver_at BIGINT NOT NULL,
 	created_at BIGINT NOT NULL,
 	PRIMARY KEY (id)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Exactly-once processing (processing: exactly-once): one row per committed delivery of a slice,
 -- holding the offsets it finished as runs relative to first_offset ('0-49'). Written in the
@@ -108,7 +108,7 @@ CREATE TABLE IF NOT EXISTS ${prefix}completions (
 	offsets VARCHAR(4000) NOT NULL,
 	completed_at BIGINT NOT NULL,
 	PRIMARY KEY (group_id, topic, queue_id, first_offset)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Exactly-once processing: the owner epoch of each partition of a group, in 8 rows (stripes). A new
 -- owner increments all of them before it reads the marks; every delivery reads its worker's stripe
@@ -121,4 +121,4 @@ CREATE TABLE IF NOT EXISTS ${prefix}fences (
 	stripe INT NOT NULL,
 	epoch BIGINT NOT NULL,
 	PRIMARY KEY (group_id, topic, queue_id, stripe)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

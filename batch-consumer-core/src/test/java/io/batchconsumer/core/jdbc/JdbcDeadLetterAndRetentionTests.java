@@ -75,12 +75,14 @@ class JdbcDeadLetterAndRetentionTests {
 	}
 
 	/**
-	 * PostgreSQL's text cannot hold U+0000, and an exception's message may quote a binary payload: the
-	 * dead-letter write was refused every time, so the message never finished and its queue stopped.
+	 * An exception's message is any text: it may quote a binary payload (PostgreSQL's text cannot hold
+	 * U+0000) or be in any script (a MariaDB whose server default is latin1, as upstream's before 11.6,
+	 * made latin1 tables that refused 日本). Either way the dead-letter write was refused every time,
+	 * so the message never finished and its queue stopped.
 	 */
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)
-	void anErrorMessageWithANulCharacterIsStoredAndCommittedPast(TestDatabases.Kind kind) throws Exception {
+	void anErrorMessageOfAnyTextIsStoredAndCommittedPast(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
 				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
@@ -88,7 +90,7 @@ class JdbcDeadLetterAndRetentionTests {
 			ContainerOptions options = ContainerOptions.builder("parser").topics("records").group("parsers")
 				.retryMaxAttempts(2).retryBackoff(Duration.ofMillis(10)).commitInterval(Duration.ZERO).build();
 			BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
-				throw new IllegalArgumentException("cannot parse 'a\u0000b'");
+				throw new IllegalArgumentException("cannot parse 'a\u0000b' \u65e5\u672c");
 			}, transport.deadLetterSink(options));
 			container.start();
 			await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().partitions().stream()
@@ -98,7 +100,7 @@ class JdbcDeadLetterAndRetentionTests {
 					ResultSet rs = statement.executeQuery("SELECT error_message, payload FROM " + settings.tablePrefix()
 							+ "dead_letter")) {
 				assertThat(rs.next()).isTrue();
-				assertThat(rs.getString("error_message")).as("U+0000 stored as \\0").isEqualTo("cannot parse 'a\\0b'");
+				assertThat(rs.getString("error_message")).as("U+0000 stored as \\0").isEqualTo("cannot parse 'a\\0b' \u65e5\u672c");
 				assertThat(rs.getBytes("payload")).containsExactly('a', 0, 'b');
 			}
 		}
