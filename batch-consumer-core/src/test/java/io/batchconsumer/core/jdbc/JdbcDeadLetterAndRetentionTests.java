@@ -76,7 +76,7 @@ class JdbcDeadLetterAndRetentionTests {
 
 	/**
 	 * An exception's message is any text: it may quote a binary payload (PostgreSQL's text cannot hold
-	 * U+0000) or be in any script (a MariaDB whose server default is latin1, as upstream's before 11.6,
+	 * U+0000) or be in any script (a MariaDB whose server default is latin1, as the test server's,
 	 * made latin1 tables that refused 日本). Either way the dead-letter write was refused every time,
 	 * so the message never finished and its queue stopped.
 	 */
