@@ -43,15 +43,7 @@ class JdbcDeadLetterAndRetentionTests {
 				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
 			transport.producer().sendBatch("mail", List.of(
 					new OutgoingMessage("user-1", Map.of("trace", "abc", "x", "y=z"), new byte[] { 1, 2, 3 })));
-			ContainerOptions options = ContainerOptions.builder("mailer").topics("mail").group("senders")
-				.retryMaxAttempts(2).retryBackoff(Duration.ofMillis(10)).commitInterval(Duration.ZERO).build();
-			BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
-				throw new IllegalStateException("smtp down " + "!".repeat(2000));
-			}, transport.deadLetterSink(options));
-			container.start();
-			await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().partitions().stream()
-				.anyMatch((p) -> p.committedOffset() == 1));
-			assertThat(container.stop()).isTrue();
+			deadLetterTheFirst(transport, "mail", "senders", new IllegalStateException("smtp down " + "!".repeat(2000)));
 
 			try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
 					ResultSet rs = statement.executeQuery("SELECT group_id, topic, queue_id, msg_offset, msg_key, headers,"
@@ -87,15 +79,8 @@ class JdbcDeadLetterAndRetentionTests {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4);
 				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
 			transport.producer().sendBatch("records", List.of(OutgoingMessage.of("k", new byte[] { 'a', 0, 'b' })));
-			ContainerOptions options = ContainerOptions.builder("parser").topics("records").group("parsers")
-				.retryMaxAttempts(2).retryBackoff(Duration.ofMillis(10)).commitInterval(Duration.ZERO).build();
-			BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
-				throw new IllegalArgumentException("cannot parse 'a\u0000b' \u65e5\u672c");
-			}, transport.deadLetterSink(options));
-			container.start();
-			await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().partitions().stream()
-				.anyMatch((p) -> p.committedOffset() == 1));
-			assertThat(container.stop()).isTrue();
+			deadLetterTheFirst(transport, "records", "parsers",
+					new IllegalArgumentException("cannot parse 'a\u0000b' \u65e5\u672c"));
 			try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
 					ResultSet rs = statement.executeQuery("SELECT error_message, payload FROM " + settings.tablePrefix()
 							+ "dead_letter")) {
@@ -142,6 +127,23 @@ class JdbcDeadLetterAndRetentionTests {
 		source.subscribe(List.of("events"), new JdbcMessageSourceTests.Events());
 		source.poll(Duration.ZERO);
 		return source;
+	}
+
+	/**
+	 * Runs a container whose listener always fails with {@code failure}, two attempts each, until the
+	 * queue's first message is committed past (its dead letter stored), then stops it.
+	 */
+	private static void deadLetterTheFirst(JdbcTransport transport, String topic, String group,
+			RuntimeException failure) {
+		ContainerOptions options = ContainerOptions.builder(group).topics(topic).group(group).retryMaxAttempts(2)
+			.retryBackoff(Duration.ofMillis(10)).commitInterval(Duration.ZERO).build();
+		BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
+			throw failure;
+		}, transport.deadLetterSink(options));
+		container.start();
+		await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().partitions().stream()
+			.anyMatch((p) -> p.committedOffset() == 1));
+		assertThat(container.stop()).isTrue();
 	}
 
 	private static void send(JdbcTransport transport, String topic, int count) {
