@@ -166,6 +166,29 @@ class ContainerLogTests {
 	}
 
 	@Test
+	void aFailedDeadLetterWriteIsLoggedWithWhatTheSinkSaidAndItsStackTraceOnce() {
+		this.fixture = new ContainerFixture(1, 5);
+		AtomicInteger tries = new AtomicInteger();
+		this.fixture.start((o) -> o.retryMaxAttempts(1).retryBackoff(Duration.ofMillis(1))
+			.commitInterval(Duration.ofMillis(10)), (slice) -> {
+				List<Message<byte[]>> failed = slice.stream().filter((m) -> m.offset() == 2).toList();
+				return BatchResult.failed(failed, new IllegalStateException("rejected"));
+			}, (deadLetter) -> {
+				if (tries.incrementAndGet() <= 3) {
+					throw new java.sql.SQLException("Incorrect string value for column error_message");
+				}
+				this.fixture.deadLetters.send(deadLetter);
+			}, ContainerObserver.NONE);
+		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
+		assertThat(this.fixture.deadLetters.stored()).hasSize(1);
+		List<ILoggingEvent> events = events(Level.WARN, "Dead-letter write");
+		assertThat(events).hasSize(3).allSatisfy((event) -> assertThat(event.getFormattedMessage())
+			.endsWith("the message stays uncommitted: java.sql.SQLException: Incorrect string value for column error_message"));
+		assertThat(events.get(0).getThrowableProxy()).as("the first try's stack trace").isNotNull();
+		assertThat(events.subList(1, events.size())).extracting(ILoggingEvent::getThrowableProxy).containsOnlyNulls();
+	}
+
+	@Test
 	void aStopLogsTheDrainTheSlicesItWaitedForAndTheCommittedPositions() throws Exception {
 		this.fixture = new ContainerFixture(2, 100);
 		AtomicBoolean first = new AtomicBoolean(true);
@@ -202,14 +225,17 @@ class ContainerLogTests {
 	}
 
 	private List<String> lines(Level level, String part) {
+		return events(level, part).stream().map(ILoggingEvent::getFormattedMessage).toList();
+	}
+
+	private List<ILoggingEvent> events(Level level, String part) {
 		List<ILoggingEvent> events;
 		synchronized (this.appender) {
 			events = new ArrayList<>(this.appender.list);
 		}
 		return events.stream()
 			.filter((event) -> event.getLevel() == level)
-			.map(ILoggingEvent::getFormattedMessage)
-			.filter((message) -> message.contains(part))
+			.filter((event) -> event.getFormattedMessage().contains(part))
 			.toList();
 	}
 

@@ -205,8 +205,10 @@ final class SliceRunner {
 				return true;
 			}
 			catch (Exception ex) {
-				logger.warn("Dead-letter write of {} failed (try {}), the message stays uncommitted: {}",
-						deadLetter.message(), attempt, describe(ex));
+				// What the sink said, every try; its stack trace once, not once per backoff.
+				Object[] arguments = (attempt == 1) ? new Object[] { deadLetter.message(), attempt, ex.toString(), ex }
+						: new Object[] { deadLetter.message(), attempt, ex.toString() };
+				logger.warn("Dead-letter write of {} failed (try {}), the message stays uncommitted: {}", arguments);
 				if (!pause(slice, this.options.backoffBefore(attempt))) {
 					return false;
 				}
