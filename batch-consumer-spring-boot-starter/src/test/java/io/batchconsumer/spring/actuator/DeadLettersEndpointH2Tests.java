@@ -99,8 +99,9 @@ class DeadLettersEndpointH2Tests {
 		assertThat(this.actuator.get("/actuator/deadletters/nobody").status()).isEqualTo(404);
 
 		this.listeners.rejecting.set(false);
-		JsonNode replay = this.actuator.post("/actuator/deadletters/payments/replay", Map.of("ids", id + ", 424242"))
+		JsonNode replay = this.actuator.post("/actuator/deadletters/payments/replay", Map.of("ids", id + ", 424242," + id))
 			.body();
+		assertThat(replay.path("results")).as("an id given twice is replayed once: %s", replay).hasSize(2);
 		assertThat(replay.at("/results/0/outcome").asString()).as("%s", replay).isEqualTo("REPLAYED");
 		assertThat(replay.at("/results/0/topic").asString()).isEqualTo("payments");
 		assertThat(replay.at("/results/1/outcome").asString()).isEqualTo("NOT_FOUND");

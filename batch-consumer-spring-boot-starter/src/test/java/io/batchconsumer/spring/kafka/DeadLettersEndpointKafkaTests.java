@@ -64,6 +64,13 @@ class DeadLettersEndpointKafkaTests {
 		assertThat(shown.path("payloadText").asString()).isEqualTo("poison-2");
 		assertThat(shown.path("topic").asString()).isEqualTo("refunds");
 		assertThat(shown.path("errorClass").asString()).isEqualTo(IllegalStateException.class.getName());
+		String partition = id.substring(0, id.lastIndexOf(':'));
+		for (String unknown : List.of("refunds.DLQ:99:0", partition + ":424242", partition + ":-1", "orders.DLQ:0:0",
+				"refunds.DLQ:0", "nonsense")) {
+			assertThat(this.client.get().uri("/actuator/deadletters/refunds/" + unknown).exchange().returnResult()
+				.getStatus()
+				.value()).as(unknown).isEqualTo(404);
+		}
 
 		this.refunds.rejecting.set(false);
 		JsonNode replay = this.client.post()

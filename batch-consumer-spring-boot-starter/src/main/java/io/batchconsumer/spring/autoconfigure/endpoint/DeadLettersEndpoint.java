@@ -125,8 +125,8 @@ public class DeadLettersEndpoint {
 	 * @param listener the listener id
 	 * @param operation {@code replay}
 	 * @param ids the ids to replay, separated by commas (Actuator reads a write operation's body as
-	 *        a map of single values, so not a JSON array)
-	 * @return one result per id
+	 *        a map of single values, so not a JSON array); an id given twice is replayed once
+	 * @return one result per id, in the order first given
 	 * @throws InvalidEndpointRequestException (400) for an unknown listener or operation, or no ids
 	 */
 	@WriteOperation
@@ -141,6 +141,7 @@ public class DeadLettersEndpoint {
 		List<String> chosen = Arrays.stream(ids.split(","))
 			.map(String::trim)
 			.filter((id) -> !id.isEmpty())
+			.distinct()
 			.toList();
 		if (chosen.isEmpty()) {
 			throw invalid("Give the 'ids' of the dead letters to replay");
