@@ -1,6 +1,7 @@
 package io.batchconsumer.core;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -304,6 +305,17 @@ public final class ContainerOption<T> {
 	 */
 	public InvalidOptionException invalid(String reason) {
 		return new InvalidOptionException(this.key, reason);
+	}
+
+	/**
+	 * An exception that names this option, for a reason that names others by their keys.
+	 * @param reason what is wrong
+	 * @param mentioned the other options the reason names
+	 * @return the exception
+	 */
+	public InvalidOptionException invalid(String reason, ContainerOption<?>... mentioned) {
+		return new InvalidOptionException(this.key, reason,
+				Arrays.stream(mentioned).map(ContainerOption::key).toList());
 	}
 
 	@Override

@@ -215,7 +215,7 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 			Duration maxBackoff = get(ContainerOption.RETRY_MAX_BACKOFF);
 			if (maxBackoff.compareTo(backoff) < 0) {
 				throw ContainerOption.RETRY_MAX_BACKOFF.invalid("(" + maxBackoff
-						+ ") must not be less than retry.backoff (" + backoff + ")");
+						+ ") must not be less than retry.backoff (" + backoff + ")", ContainerOption.RETRY_BACKOFF);
 			}
 			return new ContainerOptions(get(ContainerOption.ID), get(ContainerOption.TOPICS),
 					get(ContainerOption.GROUP), get(ContainerOption.MODE), get(ContainerOption.THREAD_SIZE),

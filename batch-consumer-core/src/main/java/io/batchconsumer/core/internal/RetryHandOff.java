@@ -82,7 +82,8 @@ final class RetryHandOff {
 					+ options.id() + "' would go to the retry queue and later messages of their key would pass them, "
 					+ "which ordering=" + options.ordering().name().toLowerCase(Locale.ROOT)
 					+ " forbids: set ordering=unordered, or raise retry.blocking-limit above the longest back-off "
-					+ "(retries then wait on their worker)");
+					+ "(retries then wait on their worker)", ContainerOption.RETRY_BACKOFF, ContainerOption.RETRY_LEVELS,
+					ContainerOption.ORDERING, ContainerOption.RETRY_BLOCKING_LIMIT);
 		}
 	}
 

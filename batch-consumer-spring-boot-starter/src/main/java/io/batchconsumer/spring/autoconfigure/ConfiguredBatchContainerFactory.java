@@ -12,6 +12,7 @@ import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.MessageFilter;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Processing;
@@ -107,10 +108,16 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		for (int i = sliceDecorators.size() - 1; i >= 0; i--) {
 			listener = sliceDecorators.get(i).decorate(options, listener);
 		}
-		return new BatchContainer(options, source, listener, sink,
-				CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads,
-				filterOf(options.id()), options.usesRetryQueue() ? this.transport.retryQueue(options) : null,
-				java.time.Clock.systemUTC());
+		try {
+			return new BatchContainer(options, source, listener, sink,
+					CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads,
+					filterOf(options.id()), options.usesRetryQueue() ? this.transport.retryQueue(options) : null,
+					java.time.Clock.systemUTC());
+		}
+		catch (InvalidOptionException ex) {
+			// A rule the engine checks once it has the transport (the retry queue and the ordering).
+			throw resolved.named(ex);
+		}
 	}
 
 	/**

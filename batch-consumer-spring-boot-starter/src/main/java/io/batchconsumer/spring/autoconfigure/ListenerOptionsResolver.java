@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,12 +105,24 @@ final class ListenerOptionsResolver {
 					Collections.unmodifiableMap(effective));
 		}
 		catch (InvalidOptionException ex) {
-			EffectiveOption culprit = effective.get(ex.option());
-			String name = (culprit != null) ? culprit.property() : naming.of(ex.option());
-			IllegalArgumentException named = new IllegalArgumentException(name + " " + ex.reason());
-			named.setStackTrace(ex.getStackTrace());
-			throw named;
+			throw named(ex, (key) -> {
+				EffectiveOption chosen = effective.get(key);
+				return (chosen != null) ? chosen.property() : naming.of(key);
+			});
 		}
+	}
+
+	/**
+	 * The engine's refusal with the option it refuses, and every option its reason names, named
+	 * where the user set them.
+	 * @param ex the engine's refusal
+	 * @param names the property or attribute of an option key
+	 * @return the exception to throw
+	 */
+	static IllegalArgumentException named(InvalidOptionException ex, UnaryOperator<String> names) {
+		IllegalArgumentException named = new IllegalArgumentException(names.apply(ex.option()) + " " + ex.reason(names));
+		named.setStackTrace(ex.getStackTrace());
+		return named;
 	}
 
 	private static <T> void set(ContainerOptions.Builder builder, ContainerOption<T> option, Object raw) {

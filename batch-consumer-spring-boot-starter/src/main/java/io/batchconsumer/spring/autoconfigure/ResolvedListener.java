@@ -3,6 +3,7 @@ package io.batchconsumer.spring.autoconfigure;
 import java.util.Map;
 
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.Processing;
 
 /**
@@ -14,5 +15,18 @@ import io.batchconsumer.core.Processing;
  * @param effective every option's value and where it came from, by option key, in table order
  */
 record ResolvedListener(ContainerOptions options, boolean autoStartup, Processing processing, Map<String, EffectiveOption> effective) {
+
+	/**
+	 * The engine's refusal of these options, each option named by the property or attribute it
+	 * came from.
+	 * @param ex the refusal
+	 * @return the exception to throw
+	 */
+	IllegalArgumentException named(InvalidOptionException ex) {
+		return ListenerOptionsResolver.named(ex, (key) -> {
+			EffectiveOption chosen = this.effective.get(key);
+			return (chosen != null) ? chosen.property() : "batch-consumer." + key;
+		});
+	}
 
 }

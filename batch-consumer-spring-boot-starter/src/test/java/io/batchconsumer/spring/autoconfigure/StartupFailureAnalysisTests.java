@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import io.batchconsumer.spring.annotation.BatchListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * What a user reads when a value or a name in their configuration file is bad: Spring Boot's
@@ -61,11 +61,41 @@ class StartupFailureAnalysisTests {
 			.contains("Correct the name, or remove it.");
 	}
 
-	private static void start(String configName) {
+	@Test
+	void aRetryQueueThatKeyOrderingForbidsIsRefusedNamingWhereEachOptionIsSet() {
+		assertThat(rootCause(start("retry-queue-under-key-ordering"))).hasMessage(
+				"batch-consumer.retry.blocking-limit (PT1S) is below a back-off of batch-consumer.retry.backoff/"
+						+ "batch-consumer.listeners.orders.retry.levels, so failed messages of listener 'orders' would go "
+						+ "to the retry queue and later messages of their key would pass them, which "
+						+ "batch-consumer.listeners.orders.ordering=key forbids: set "
+						+ "batch-consumer.listeners.orders.ordering=unordered, or raise batch-consumer.retry.blocking-limit "
+						+ "above the longest back-off (retries then wait on their worker)");
+	}
+
+	@Test
+	void aMaximumBackOffBelowTheBackOffIsReportedNamingBothProperties(CapturedOutput output) {
+		start("max-backoff-below-backoff");
+		String analysis = analysis(output);
+		assertThat(analysis).contains("batch-consumer.listeners.orders.retry.max-backoff (PT0.005S) must not be less "
+				+ "than batch-consumer.retry.backoff (PT0.01S)");
+		assertThat(count(analysis, "must not be less")).as(analysis).isEqualTo(1);
+	}
+
+	private static Throwable start(String configName) {
 		SpringApplication application = new SpringApplication(Application.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatException().isThrownBy(() -> application.run("--spring.config.name=" + configName,
+		Throwable failure = catchThrowable(() -> application.run("--spring.config.name=" + configName,
 				"--spring.datasource.url=jdbc:h2:mem:analysis-" + UUID.randomUUID(), "--batch-consumer.auto-startup=false"));
+		assertThat(failure).as("the application started").isNotNull();
+		return failure;
+	}
+
+	private static Throwable rootCause(Throwable failure) {
+		Throwable cause = failure;
+		while (cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
 	}
 
 	/** The failure analysis Spring Boot printed, from its banner to its action. */
