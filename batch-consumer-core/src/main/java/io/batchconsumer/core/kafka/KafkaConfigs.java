@@ -26,6 +26,24 @@ import io.batchconsumer.core.ContainerOptions;
  */
 final class KafkaConfigs {
 
+	/**
+	 * A partition's share of a fetch, unless the user set one: 4 MiB, four times Kafka's 1 MiB. The
+	 * owner thread parses what one fetch brings while the next is on its way; a partition is fetched
+	 * again only once its data is used up, and at 1 MiB the owner often found the client empty and
+	 * waited for the next response. A consumer holds up to this much per partition it owns, within
+	 * {@code fetch.max.bytes} (50 MiB) per broker. Measured with the socket buffer below:
+	 * {@code benchmarks/results/issue17-fetch-defaults}.
+	 */
+	static final int MAX_PARTITION_FETCH_BYTES = 4 * 1024 * 1024;
+
+	/**
+	 * The consumer's socket receive buffer, unless the user set one: the operating system's, which
+	 * grows with the traffic (Linux: up to {@code net.ipv4.tcp_rmem}'s maximum). With Kafka's 64 KiB
+	 * the broker has at most that much on its way before the consumer reads, so a fetch of several
+	 * MiB arrives in many small pieces.
+	 */
+	static final int OS_RECEIVE_BUFFER = -1;
+
 	private KafkaConfigs() {
 	}
 
@@ -48,6 +66,8 @@ final class KafkaConfigs {
 		// Topics are created by whoever owns them, never by a consumer that mistyped a name.
 		config.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
 		config.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMillis(options));
+		config.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, MAX_PARTITION_FETCH_BYTES);
+		config.putIfAbsent(ConsumerConfig.RECEIVE_BUFFER_CONFIG, OS_RECEIVE_BUFFER);
 		if (!isConsumerProtocol(config)) {
 			// The new group protocol (KIP-848) is incremental by itself and rejects this setting.
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.RecordDeserializationException;
@@ -43,6 +44,20 @@ class KafkaTransportTests extends SharedKafkaTransportTests {
 			.pollTimeout(Duration.ofMillis(100))
 			.shutdownTimeout(Duration.ofSeconds(10))
 			.commitInterval(Duration.ofMillis(100));
+	}
+
+	@Test
+	void theConsumerFetchesFourMebibytesAPartitionIntoTheOperatingSystemsSocketBufferUnlessTheUserSetsOtherwise() {
+		ContainerOptions options = options("fetch", "fetch").build();
+		assertThat(KafkaConfigs.consumer(broker.clientProperties(), options, "test"))
+			.containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024)
+			.containsEntry(ConsumerConfig.RECEIVE_BUFFER_CONFIG, -1);
+		Map<String, Object> user = new HashMap<>(broker.clientProperties());
+		user.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, "1048576");
+		user.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 65536);
+		assertThat(KafkaConfigs.consumer(user, options, "test"))
+			.containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, "1048576")
+			.containsEntry(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 65536);
 	}
 
 	private static BatchContainer start(ContainerOptions options, io.batchconsumer.core.SliceListener listener) {
