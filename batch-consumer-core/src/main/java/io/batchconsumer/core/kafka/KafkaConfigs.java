@@ -27,14 +27,14 @@ import io.batchconsumer.core.ContainerOptions;
 final class KafkaConfigs {
 
 	/**
-	 * A partition's share of a fetch, unless the user set one: 4 MiB, four times Kafka's 1 MiB. The
-	 * owner thread parses what one fetch brings while the next is on its way; a partition is fetched
-	 * again only once its data is used up, and at 1 MiB the owner often found the client empty and
-	 * waited for the next response. A consumer holds up to this much per partition it owns, within
-	 * {@code fetch.max.bytes} (50 MiB) per broker. Measured with the socket buffer below:
-	 * {@code benchmarks/results/issue17-fetch-defaults}.
+	 * A partition's share of a fetch, unless the user set one: 2 MiB, twice Kafka's 1 MiB. The owner
+	 * thread parses what one fetch brings while the next is on its way; a partition is fetched again
+	 * only once its data is used up, and at 1 MiB the owner often found the client empty and waited
+	 * for the next response. 4 MiB gained no more and held twice the memory. The client keeps up to
+	 * this much per partition it owns (a paused partition keeps what it has), outside flow control's
+	 * count. Measured with the socket buffer below: {@code benchmarks/results/issue17-fetch-defaults}.
 	 */
-	static final int MAX_PARTITION_FETCH_BYTES = 4 * 1024 * 1024;
+	static final int MAX_PARTITION_FETCH_BYTES = 2 * 1024 * 1024;
 
 	/**
 	 * The consumer's socket receive buffer, unless the user set one: the operating system's, which

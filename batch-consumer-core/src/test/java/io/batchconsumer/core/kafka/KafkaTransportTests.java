@@ -47,10 +47,10 @@ class KafkaTransportTests extends SharedKafkaTransportTests {
 	}
 
 	@Test
-	void theConsumerFetchesFourMebibytesAPartitionIntoTheOperatingSystemsSocketBufferUnlessTheUserSetsOtherwise() {
+	void theConsumerFetchesTwoMebibytesAPartitionIntoTheOperatingSystemsSocketBufferUnlessTheUserSetsOtherwise() {
 		ContainerOptions options = options("fetch", "fetch").build();
 		assertThat(KafkaConfigs.consumer(broker.clientProperties(), options, "test"))
-			.containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024)
+			.containsEntry(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 2 * 1024 * 1024)
 			.containsEntry(ConsumerConfig.RECEIVE_BUFFER_CONFIG, -1);
 		Map<String, Object> user = new HashMap<>(broker.clientProperties());
 		user.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, "1048576");
