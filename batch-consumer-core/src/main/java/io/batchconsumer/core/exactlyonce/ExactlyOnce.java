@@ -214,6 +214,30 @@ public final class ExactlyOnce {
 		return fresh;
 	}
 
+	/**
+	 * A seek moved the partition. Sought below the committed position, the marks from there on are
+	 * read again and the floor goes down to it: the offsets between count as finished only when they
+	 * have a mark (a seek forward commits past messages nobody processed). When they cannot be read,
+	 * the partition is claimed and all its marks read at its next delivery, as after a failed read on
+	 * assignment.
+	 * @param partition the partition
+	 * @param position the next offset to read
+	 */
+	synchronized void sought(TopicPartition partition, long position) {
+		CompletionMarks known = this.marks.get(partition);
+		if (known == null || position >= known.floor()) {
+			return;
+		}
+		try (Connection connection = this.dataSource.getConnection()) {
+			known.setBack(position, this.table.load(connection, this.group, partition, Math.max(position, 0)));
+		}
+		catch (SQLException ex) {
+			this.marks.remove(partition);
+			throw new SourceUnavailableException("Reading the completion marks of " + partition + " failed: "
+					+ ex.getMessage(), ex);
+		}
+	}
+
 	synchronized void forget(TopicPartition partition) {
 		this.assigned.remove(partition);
 		this.marks.remove(partition);
