@@ -52,20 +52,6 @@ final class CompletionMarks {
 		}
 	}
 
-	/**
-	 * A seek set the partition back below the committed position: from there on only marks count
-	 * (a floor raised by a seek forward covers messages that were skipped, not finished). The marks
-	 * are added before the floor goes down, so no marked offset reads as unmarked meanwhile.
-	 * @param position the position sought
-	 * @param marked the marks at or above it, read from the table
-	 */
-	void setBack(long position, Collection<Long> marked) {
-		this.offsets.addAll(marked);
-		if (position < this.floor) {
-			this.floor = position;
-		}
-	}
-
 	/** Forgets marks below a committed position; they can never be needed again. */
 	void dropBelow(long position) {
 		if (position > this.floor) {

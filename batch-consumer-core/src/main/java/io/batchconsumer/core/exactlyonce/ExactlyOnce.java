@@ -215,26 +215,25 @@ public final class ExactlyOnce {
 	}
 
 	/**
-	 * A seek moved the partition. Sought below the committed position, the marks from there on are
-	 * read again and the floor goes down to it: the offsets between count as finished only when they
-	 * have a mark (a seek forward commits past messages nobody processed). When they cannot be read,
-	 * the partition is claimed and all its marks read at its next delivery, as after a failed read on
-	 * assignment.
+	 * A seek moved the partition: a new engine epoch starts, so this instance claims the partition
+	 * again (a new owner epoch fences the deliveries of the old engine epoch still running, which
+	 * would commit the messages the new epoch delivers again) and reads its marks from the sought
+	 * position on. Below it only the marks count (a floor raised by a seek forward covers messages
+	 * that were skipped, not finished). When the claim or the read fails, the partition's marks are
+	 * dropped: its next delivery claims it and reads them all, as after a failed read on assignment.
 	 * @param partition the partition
 	 * @param position the next offset to read
 	 */
 	synchronized void sought(TopicPartition partition, long position) {
-		CompletionMarks known = this.marks.get(partition);
-		if (known == null || position >= known.floor()) {
+		if (!this.assigned.contains(partition)) {
 			return;
 		}
-		try (Connection connection = this.dataSource.getConnection()) {
-			known.setBack(position, this.table.load(connection, this.group, partition, Math.max(position, 0)));
+		try {
+			claimAndLoad(partition, position);
 		}
-		catch (SQLException ex) {
+		catch (SourceUnavailableException ex) {
 			this.marks.remove(partition);
-			throw new SourceUnavailableException("Reading the completion marks of " + partition + " failed: "
-					+ ex.getMessage(), ex);
+			throw ex;
 		}
 	}
 

@@ -275,6 +275,56 @@ class ExactlyOnceJdbcTests {
 		}
 	}
 
+	/**
+	 * A seek into a slice that is still running: the new epoch delivers the messages from the sought
+	 * position again while the old delivery still runs, cut into another slice (so another first
+	 * offset, which the completion table's key does not catch). Only one of the two may commit them.
+	 * Before, the seek did not move the partition's owner epoch, so the old delivery, released after
+	 * the new one committed, committed too: messages 5-9 had two rows each.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void aSeekIntoARunningSliceLetsOnlyOneDeliveryCommitItsMessages(TestDatabases.Kind kind) throws Exception {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			createRows(dataSource, settings);
+			send(transport, 0, 10);
+			CountDownLatch entered = new CountDownLatch(1);
+			CountDownLatch release = new CountDownLatch(1);
+			java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+			List<Integer> firstSlice = new java.util.concurrent.CopyOnWriteArrayList<>();
+			SliceListener writer = rowWriter(settings, (m) -> null);
+			SliceListener held = (slice) -> {
+				if (first.compareAndSet(true, false)) {
+					slice.forEach((message) -> firstSlice.add((int) message.offset()));
+					entered.countDown();
+					assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+				}
+				return writer.onSlice(slice);
+			};
+			BatchContainer container = container(transport, dataSource, settings, "eo-seek-running", held);
+			container.start();
+			try {
+				assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+				assertThat(firstSlice).as("the first slice").contains(0, 9);
+				container.seek(new io.batchconsumer.core.TopicPartition("jobs", 0), 5).get(10, TimeUnit.SECONDS);
+				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 5);
+				release.countDown();
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> committed(container) == 10 && container.stats().busyThreads() == 0);
+			}
+			finally {
+				release.countDown();
+				assertThat(container.stop()).isTrue();
+			}
+			assertThat(rows(dataSource, settings) - distinctRows(dataSource, settings))
+				.as("messages with two rows (%d rows)", rows(dataSource, settings)).isZero();
+			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(DISTINCT payload) FROM " + settings.tablePrefix()
+					+ "rows WHERE msg_offset >= 5")).isEqualTo(5);
+		}
+	}
+
 	private static long committed(BatchContainer container) {
 		return container.stats().partitions().stream().mapToLong((p) -> p.committedOffset()).max().orElse(-1);
 	}
