@@ -107,9 +107,17 @@ final class CompletingSource implements MessageSource {
 		this.delegate.resume(partitions);
 	}
 
+	/** Seeks, and lets the marks follow a seek below the committed position ({@link ExactlyOnce#sought}). */
 	@Override
 	public void seek(TopicPartition partition, long offset) {
 		this.delegate.seek(partition, offset);
+		try {
+			this.exactlyOnce.sought(partition, offset);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The completion marks of {} cannot be read after the seek to {}; its next delivery reads them: {}",
+					partition, offset, ex.toString());
+		}
 	}
 
 	@Override

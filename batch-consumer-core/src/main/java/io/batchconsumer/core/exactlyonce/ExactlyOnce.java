@@ -214,6 +214,29 @@ public final class ExactlyOnce {
 		return fresh;
 	}
 
+	/**
+	 * A seek moved the partition: a new engine epoch starts, so this instance claims the partition
+	 * again (a new owner epoch fences the deliveries of the old engine epoch still running, which
+	 * would commit the messages the new epoch delivers again) and reads its marks from the sought
+	 * position on. Below it only the marks count (a floor raised by a seek forward covers messages
+	 * that were skipped, not finished). When the claim or the read fails, the partition's marks are
+	 * dropped: its next delivery claims it and reads them all, as after a failed read on assignment.
+	 * @param partition the partition
+	 * @param position the next offset to read
+	 */
+	synchronized void sought(TopicPartition partition, long position) {
+		if (!this.assigned.contains(partition)) {
+			return;
+		}
+		try {
+			claimAndLoad(partition, position);
+		}
+		catch (SourceUnavailableException ex) {
+			this.marks.remove(partition);
+			throw ex;
+		}
+	}
+
 	synchronized void forget(TopicPartition partition) {
 		this.assigned.remove(partition);
 		this.marks.remove(partition);

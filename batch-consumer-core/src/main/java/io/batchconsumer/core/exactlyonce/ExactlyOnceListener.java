@@ -18,7 +18,9 @@ import io.batchconsumer.core.SliceListener;
  * the failed messages go back to the engine (retry, then dead letter) and the others are handed to
  * the listener again at once, in a new transaction. When another transaction marked one of them
  * first, or the partition has a new owner (its owner epoch changed: this instance is a zombie),
- * this one rolls back, the marks are read again and the rest is delivered once more.
+ * this one rolls back, the marks are read again and the rest is delivered once more, unless this
+ * instance claimed the partition again since (a seek, a new assignment): then the delivery belongs
+ * to an ended epoch and fails.
  *
  * <p>Threading: stateless; called concurrently by workers.
  */
@@ -77,7 +79,11 @@ final class ExactlyOnceListener implements SliceListener {
 				if (conflicts >= CONFLICT_ROUNDS) {
 					throw ex;
 				}
-				this.exactlyOnce.reload(slice.get(0).topicPartition());
+				if (this.exactlyOnce.reload(slice.get(0).topicPartition()).epoch() != marks.epoch()) {
+					// This instance claimed the partition again since (a seek, a new assignment): the
+					// delivery belongs to an ended epoch, whose messages the new one delivers.
+					throw ex;
+				}
 			}
 		}
 	}

@@ -39,6 +39,8 @@ import org.springframework.stereotype.Component;
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.SendOptions;
+import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -157,6 +159,24 @@ abstract class SliceTracingTests {
 				.isEqualTo(failing ? StatusCode.ERROR : StatusCode.UNSET);
 			assertThat(attribute(message, "batch.consumer.outcome")).isEqualTo(failing ? "error" : "success");
 		}
+	}
+
+	@Test
+	void aDelayedBatchSentInATraceIsStoredAndItsSliceSpanIsAChildOfTheProducerSpan() {
+		Span send = this.tracer.nextSpan().name("send delayed").start();
+		List<SendResult> results;
+		try (Tracer.SpanInScope scope = this.tracer.withSpan(send)) {
+			results = this.producer.sendBatch("single", List.of("delayed-0"), SendOptions.delay(Duration.ofMillis(200)));
+		}
+		finally {
+			send.end();
+		}
+		assertThat(results).singleElement().satisfies((result) -> assertThat(result.isStored()).isTrue());
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(spans("process single"))
+			.anySatisfy((slice) -> assertThat(slice.getTraceId()).isEqualTo(send.context().traceId())));
+		SpanData slice = spans("process single").stream()
+			.filter((span) -> span.getTraceId().equals(send.context().traceId())).findFirst().orElseThrow();
+		assertThat(slice.getParentSpanId()).isEqualTo(send.context().spanId());
 	}
 
 	private Map<String, String> headersOf(Span span) {

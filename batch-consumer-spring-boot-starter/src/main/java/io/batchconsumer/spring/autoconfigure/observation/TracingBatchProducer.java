@@ -13,6 +13,7 @@ import org.springframework.beans.factory.ObjectProvider;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.SendOptions;
 import io.batchconsumer.core.SendResult;
 
 /**
@@ -45,6 +46,15 @@ final class TracingBatchProducer implements BatchProducer {
 	@Override
 	public void sendOneWayBatch(String topic, List<?> messages) {
 		this.delegate.sendOneWayBatch(topic, withTraceContext(messages));
+	}
+
+	/**
+	 * Passed on with the trace context, as the other sends: the interface's default would refuse a
+	 * delayed batch for the transport's producer, which can delay it.
+	 */
+	@Override
+	public List<SendResult> sendBatch(String topic, List<?> messages, SendOptions options) {
+		return this.delegate.sendBatch(topic, withTraceContext(messages), options);
 	}
 
 	private List<?> withTraceContext(List<?> messages) {
