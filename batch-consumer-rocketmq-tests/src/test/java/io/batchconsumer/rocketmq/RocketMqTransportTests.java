@@ -7,6 +7,9 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
@@ -34,6 +37,7 @@ import io.batchconsumer.testsupport.PullFaults;
 import io.batchconsumer.testsupport.SharedRocketMq;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -127,6 +131,41 @@ class RocketMqTransportTests {
 			assertThat(container.stop()).isTrue();
 		}
 		assertThat(processed.total()).isEqualTo(3000);
+	}
+
+	/**
+	 * A seek the client refuses (an offset past the queue's end, as a mistyped endpoint call gives)
+	 * must change nothing: the messages the engine had buffered for the queue, read ahead of the
+	 * client's position, are still processed. It used to start the queue's new epoch before the
+	 * source seek, so the refusal dropped the buffer while the client went on after it, and the
+	 * commit passed messages no listener ever saw.
+	 */
+	@Test
+	void aSeekTheClientRefusesLosesNoBufferedMessage() throws Exception {
+		String topic = "rmq-refused-seek";
+		rocketMq.createTopic(topic, 1);
+		send(topic, 0, 2000);
+		ContainerOptions options = options("refused-seek", topic).build();
+		Processed processed = new Processed();
+		CountDownLatch release = new CountDownLatch(1);
+		BatchContainer container = start(transport, options, (slice) -> {
+			release.await(60, TimeUnit.SECONDS);
+			return processed.onSlice(slice);
+		});
+		try {
+			await().atMost(Duration.ofSeconds(30)).until(() -> container.stats().backlog() >= 500);
+			assertThatThrownBy(() -> container.seek(partition(topic, 0), 1_000_000).get(10, TimeUnit.SECONDS))
+				.isInstanceOf(ExecutionException.class)
+				.hasCauseInstanceOf(IllegalArgumentException.class);
+			release.countDown();
+			await().atMost(Duration.ofSeconds(60)).until(() -> rocketMq.committedToTheEnd(options.group(), topic, 1));
+			assertThat(processed.distinct()).as("messages processed when the queue was committed to its end")
+				.isEqualTo(2000);
+		}
+		finally {
+			release.countDown();
+			assertThat(container.stop()).isTrue();
+		}
 	}
 
 	/**
