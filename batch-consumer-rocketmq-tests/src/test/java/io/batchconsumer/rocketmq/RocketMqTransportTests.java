@@ -369,6 +369,49 @@ class RocketMqTransportTests {
 		assertThat(unkeyed).allMatch(SendResult::isStored);
 	}
 
+	/**
+	 * A tag is RocketMQ's tag both ways: a message sent with {@code OutgoingMessage.tag} carries it
+	 * as RocketMQ's {@code TAGS}, so a subscription expression (and any RocketMQ consumer) selects
+	 * it, and a message a RocketMQ producer tagged has that tag as {@link Message#tag()}, so a
+	 * listener's {@code tags} selects it. It used to travel only as the user property
+	 * {@code bc-tag}: the broker filtered every tagged message of our producer out of a tag
+	 * subscription (committed past, never delivered), and natively tagged messages had no tag.
+	 */
+	@Test
+	void aTagIsRocketMqsTagBothWays() throws Exception {
+		String topic = "rmq-tags";
+		rocketMq.createTopic(topic, 1);
+		List<OutgoingMessage> ours = IntStream.range(0, 20)
+			.mapToObj((id) -> OutgoingMessage.builder().key("k" + id).tag((id % 2 == 0) ? "a" : "b").payload("ours-" + id)
+				.build())
+			.toList();
+		assertThat(transport.producer().sendBatch(topic, ours)).allMatch(SendResult::isStored);
+		for (int id = 0; id < 10; id++) {
+			rocketMq.producer().send(new org.apache.rocketmq.common.message.Message(topic, (id % 2 == 0) ? "a" : "b",
+					("native-" + id).getBytes(StandardCharsets.UTF_8)));
+		}
+		java.util.Map<String, String> expected = new java.util.HashMap<>();
+		IntStream.range(0, 20).filter((id) -> id % 2 == 0).forEach((id) -> expected.put("ours-" + id, "a"));
+		IntStream.range(0, 10).filter((id) -> id % 2 == 0).forEach((id) -> expected.put("native-" + id, "a"));
+		java.util.Map<String, String> tags = new java.util.concurrent.ConcurrentHashMap<>();
+		ContainerOptions options = options("tags-a", topic).build();
+		try (RocketMqTransport selective = new RocketMqTransport(
+				RocketMqSettings.of(rocketMq.nameServer()).withSelectors(java.util.Map.of("tags-a", "a")))) {
+			BatchContainer container = start(selective, options, (slice) -> {
+				slice.forEach((message) -> tags.put(new String(message.payload(), StandardCharsets.UTF_8),
+						String.valueOf(message.tag())));
+				return BatchResult.success();
+			});
+			try {
+				await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(tags)
+					.as("payload and tag of what the subscription 'a' delivered").isEqualTo(expected));
+			}
+			finally {
+				assertThat(container.stop()).isTrue();
+			}
+		}
+	}
+
 	@Test
 	void poisonMessagesLandInTheGroupsDeadLetterTopicWithWhereTheyCameFrom() throws Exception {
 		String topic = "rmq-poison";
