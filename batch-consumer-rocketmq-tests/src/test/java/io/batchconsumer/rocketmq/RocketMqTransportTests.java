@@ -7,6 +7,9 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
@@ -34,6 +37,7 @@ import io.batchconsumer.testsupport.PullFaults;
 import io.batchconsumer.testsupport.SharedRocketMq;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -127,6 +131,41 @@ class RocketMqTransportTests {
 			assertThat(container.stop()).isTrue();
 		}
 		assertThat(processed.total()).isEqualTo(3000);
+	}
+
+	/**
+	 * A seek the client refuses (an offset past the queue's end, as a mistyped endpoint call gives)
+	 * must change nothing: the messages the engine had buffered for the queue, read ahead of the
+	 * client's position, are still processed. It used to start the queue's new epoch before the
+	 * source seek, so the refusal dropped the buffer while the client went on after it, and the
+	 * commit passed messages no listener ever saw.
+	 */
+	@Test
+	void aSeekTheClientRefusesLosesNoBufferedMessage() throws Exception {
+		String topic = "rmq-refused-seek";
+		rocketMq.createTopic(topic, 1);
+		send(topic, 0, 2000);
+		ContainerOptions options = options("refused-seek", topic).build();
+		Processed processed = new Processed();
+		CountDownLatch release = new CountDownLatch(1);
+		BatchContainer container = start(transport, options, (slice) -> {
+			release.await(60, TimeUnit.SECONDS);
+			return processed.onSlice(slice);
+		});
+		try {
+			await().atMost(Duration.ofSeconds(30)).until(() -> container.stats().backlog() >= 500);
+			assertThatThrownBy(() -> container.seek(partition(topic, 0), 1_000_000).get(10, TimeUnit.SECONDS))
+				.isInstanceOf(ExecutionException.class)
+				.hasCauseInstanceOf(IllegalArgumentException.class);
+			release.countDown();
+			await().atMost(Duration.ofSeconds(60)).until(() -> rocketMq.committedToTheEnd(options.group(), topic, 1));
+			assertThat(processed.distinct()).as("messages processed when the queue was committed to its end")
+				.isEqualTo(2000);
+		}
+		finally {
+			release.countDown();
+			assertThat(container.stop()).isTrue();
+		}
 	}
 
 	/**
@@ -328,6 +367,49 @@ class RocketMqTransportTests {
 		assertThat(positions).hasSize(400);
 		List<SendResult> unkeyed = transport.producer().sendBatch(topic, List.of("a", "b", "c"));
 		assertThat(unkeyed).allMatch(SendResult::isStored);
+	}
+
+	/**
+	 * A tag is RocketMQ's tag both ways: a message sent with {@code OutgoingMessage.tag} carries it
+	 * as RocketMQ's {@code TAGS}, so a subscription expression (and any RocketMQ consumer) selects
+	 * it, and a message a RocketMQ producer tagged has that tag as {@link Message#tag()}, so a
+	 * listener's {@code tags} selects it. It used to travel only as the user property
+	 * {@code bc-tag}: the broker filtered every tagged message of our producer out of a tag
+	 * subscription (committed past, never delivered), and natively tagged messages had no tag.
+	 */
+	@Test
+	void aTagIsRocketMqsTagBothWays() throws Exception {
+		String topic = "rmq-tags";
+		rocketMq.createTopic(topic, 1);
+		List<OutgoingMessage> ours = IntStream.range(0, 20)
+			.mapToObj((id) -> OutgoingMessage.builder().key("k" + id).tag((id % 2 == 0) ? "a" : "b").payload("ours-" + id)
+				.build())
+			.toList();
+		assertThat(transport.producer().sendBatch(topic, ours)).allMatch(SendResult::isStored);
+		for (int id = 0; id < 10; id++) {
+			rocketMq.producer().send(new org.apache.rocketmq.common.message.Message(topic, (id % 2 == 0) ? "a" : "b",
+					("native-" + id).getBytes(StandardCharsets.UTF_8)));
+		}
+		java.util.Map<String, String> expected = new java.util.HashMap<>();
+		IntStream.range(0, 20).filter((id) -> id % 2 == 0).forEach((id) -> expected.put("ours-" + id, "a"));
+		IntStream.range(0, 10).filter((id) -> id % 2 == 0).forEach((id) -> expected.put("native-" + id, "a"));
+		java.util.Map<String, String> tags = new java.util.concurrent.ConcurrentHashMap<>();
+		ContainerOptions options = options("tags-a", topic).build();
+		try (RocketMqTransport selective = new RocketMqTransport(
+				RocketMqSettings.of(rocketMq.nameServer()).withSelectors(java.util.Map.of("tags-a", "a")))) {
+			BatchContainer container = start(selective, options, (slice) -> {
+				slice.forEach((message) -> tags.put(new String(message.payload(), StandardCharsets.UTF_8),
+						String.valueOf(message.tag())));
+				return BatchResult.success();
+			});
+			try {
+				await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(tags)
+					.as("payload and tag of what the subscription 'a' delivered").isEqualTo(expected));
+			}
+			finally {
+				assertThat(container.stop()).isTrue();
+			}
+		}
 	}
 
 	@Test

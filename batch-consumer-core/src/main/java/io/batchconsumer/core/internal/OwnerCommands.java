@@ -115,9 +115,11 @@ final class OwnerCommands implements RebalanceListener {
 		if (offset < 0) {
 			throw new IllegalArgumentException("offset must be zero or more but was " + offset);
 		}
+		// The source first: when it refuses the offset (RocketMQ's and Kafka's past the end) the
+		// partition keeps its epoch and buffer, which the source has already read past.
+		this.source.seek(partition, offset);
 		PartitionState fresh = this.partitions.assign(partition);
 		fresh.pauses.keep(old.pauses);
-		this.source.seek(partition, offset);
 		this.commits.commitSeek(fresh, offset);
 	}
 

@@ -190,9 +190,24 @@ public final class KafkaMessageSource implements MessageSource {
 		this.paused.resume(this.consumer, KafkaRecords.kafka(partitions));
 	}
 
+	/**
+	 * Seeks within the partition's records only. Kafka takes any offset and the consumer then finds
+	 * it out of range and resets to {@code auto.offset.reset} (with {@code earliest} the whole
+	 * partition is delivered again, with {@code latest} records are skipped, with {@code none} the poll
+	 * throws), after the engine committed the offset; so one outside the first offset and the end
+	 * offset is refused with {@link IllegalArgumentException}, as RocketMQ's client does.
+	 */
 	@Override
 	public void seek(TopicPartition partition, long offset) {
-		this.consumer.seek(KafkaRecords.kafka(partition), offset);
+		org.apache.kafka.common.TopicPartition kafka = KafkaRecords.kafka(partition);
+		List<org.apache.kafka.common.TopicPartition> one = List.of(kafka);
+		Long first = this.consumer.beginningOffsets(one, COMMIT_TIMEOUT).get(kafka);
+		Long end = this.consumer.endOffsets(one, COMMIT_TIMEOUT).get(kafka);
+		if (first == null || end == null || offset < first || offset > end) {
+			throw new IllegalArgumentException("Cannot seek " + partition + " to " + offset + ": its records are at offsets "
+					+ first + " up to its end offset " + end);
+		}
+		this.consumer.seek(kafka, offset);
 	}
 
 	@Override

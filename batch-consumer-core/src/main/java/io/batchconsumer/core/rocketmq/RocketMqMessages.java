@@ -11,7 +11,8 @@ import io.batchconsumer.core.TopicPartition;
 
 /**
  * Turns RocketMQ messages into ours: the queue offset is the offset, the {@code KEYS} property
- * is the key, the user properties are the headers (RocketMQ's own properties are left out).
+ * is the key, the user properties are the headers (RocketMQ's own properties are left out) and the
+ * {@code TAGS} property is the tag ({@link Message#tag()}) of a message that has no {@code bc-tag}.
  *
  * <p>Threading: stateless.
  */
@@ -31,7 +32,19 @@ final class RocketMqMessages {
 		String keys = message.getKeys();
 		String key = (keys != null && !keys.isEmpty()) ? keys : null;
 		return Message.raw(partition.topic(), partition.partition(), message.getQueueOffset(), key, body,
-				userProperties(message.getProperties()), message.getStoreTimestamp());
+				headers(message), message.getStoreTimestamp());
+	}
+
+	/** The user properties, plus RocketMQ's tag as {@link Message#TAG_HEADER} when they do not carry one. */
+	private static Map<String, String> headers(MessageExt message) {
+		Map<String, String> headers = userProperties(message.getProperties());
+		String tag = message.getTags();
+		if (tag == null || tag.isEmpty() || headers.containsKey(Message.TAG_HEADER)) {
+			return headers;
+		}
+		Map<String, String> tagged = new HashMap<>(headers);
+		tagged.put(Message.TAG_HEADER, tag);
+		return tagged;
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -25,6 +26,7 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -194,6 +196,40 @@ class KafkaTransportTests extends SharedKafkaTransportTests {
 			assertThat(new String(record.value(), StandardCharsets.UTF_8))
 				.isEqualTo("payload-" + header(record, "bc-original-offset"));
 		});
+	}
+
+	/**
+	 * A seek outside the partition's records (a mistyped offset from the endpoint) is refused and
+	 * changes nothing. Kafka itself takes any offset: the consumer then finds it out of range and
+	 * resets to {@code auto.offset.reset} (here the beginning: the whole partition delivered again;
+	 * with {@code latest} every record until the end skipped; with {@code none} no poll succeeds
+	 * again), after the engine committed the sought offset.
+	 */
+	@Test
+	void aSeekOutsideThePartitionsRecordsIsRefusedAndDeliversNothingAgain() throws Exception {
+		String topic = "seek-outside";
+		ProcessedRecords processed = filled(topic, 1, 100);
+		ContainerOptions options = options("seek-outside", topic).build();
+		BatchContainer container = start(options, processed);
+		try {
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(
+					() -> assertThat(broker.committed(options.group(), topic)).isEqualTo(Map.of(0, 100L)));
+			io.batchconsumer.core.TopicPartition partition = new io.batchconsumer.core.TopicPartition(topic, 0);
+			assertThatThrownBy(() -> container.seek(partition, 1_000).get(10, TimeUnit.SECONDS))
+				.as("a seek past the end offset 100")
+				.isInstanceOf(ExecutionException.class)
+				.hasCauseInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("1000");
+			await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+				assertThat(processed.duplicates()).as("records delivered again").isZero();
+				assertThat(broker.committed(options.group(), topic)).isEqualTo(Map.of(0, 100L));
+			});
+			container.seek(partition, 90).get(10, TimeUnit.SECONDS);
+			await().atMost(Duration.ofSeconds(30)).until(() -> processed.duplicates() == 10);
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
 	}
 
 	static String header(ConsumerRecord<?, ?> record, String name) {
