@@ -62,6 +62,12 @@ final class KafkaConfigs {
 		config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId(options, instanceId));
 		config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, options.pullBatchSize());
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "batch-consumer-" + options.id());
+		Object staticMember = config.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+		if (staticMember != null && !staticMember.toString().isBlank()) {
+			// One static member per container: listeners share the group, and a second member joining
+			// with the same instance id fences the first for good.
+			config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, staticMember + "-" + options.id());
+		}
 		config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		// Topics are created by whoever owns them, never by a consumer that mistyped a name.
 		config.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);

@@ -232,6 +232,46 @@ class KafkaTransportTests extends SharedKafkaTransportTests {
 		}
 	}
 
+	/**
+	 * Static membership with two listeners of one group: the user's {@code group.instance.id} went to
+	 * both containers' consumers as it was, so the second to join fenced the first.
+	 */
+	@Test
+	void twoContainersOfOneGroupWithAStaticMemberIdEachConsumeTheirTopic() throws Exception {
+		broker.createTopic("static-invoices", 2);
+		broker.createTopic("static-refunds", 2);
+		ProcessedRecords invoices = new ProcessedRecords(2, 500);
+		ProcessedRecords refunds = new ProcessedRecords(2, 500);
+		ContainerOptions first = options("invoices", "static-invoices").group("static-members").build();
+		ContainerOptions second = options("refunds", "static-refunds").group("static-members").build();
+		assertThat(KafkaConfigs.consumer(with(broker.clientProperties(), "group.instance.id", "billing-1"), first, "test"))
+			.containsEntry("group.instance.id", "billing-1-invoices");
+		try (KafkaTransport statics = new KafkaTransport(with(broker.clientProperties(), "group.instance.id", "billing-1"))) {
+			BatchContainer a = new BatchContainer(first, statics.createSource(first), invoices, statics.deadLetterSink(first));
+			BatchContainer b = new BatchContainer(second, statics.createSource(second), refunds,
+					statics.deadLetterSink(second));
+			a.start();
+			b.start();
+			try {
+				// Both members joined before the records come, so a fenced one cannot have consumed its own.
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> a.stats().partitions().size() == 2 && b.stats().partitions().size() == 2);
+				broker.fill("static-invoices", 2, 500, (i) -> "invoice-" + i);
+				broker.fill("static-refunds", 2, 500, (i) -> "refund-" + i);
+				await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+					assertThat(broker.committed("static-members", "static-invoices")).isEqualTo(Map.of(0, 500L, 1, 500L));
+					assertThat(broker.committed("static-members", "static-refunds")).isEqualTo(Map.of(0, 500L, 1, 500L));
+				});
+				assertThat(invoices.distinct()).isEqualTo(1_000);
+				assertThat(refunds.distinct()).isEqualTo(1_000);
+			}
+			finally {
+				assertThat(a.stop()).isTrue();
+				assertThat(b.stop()).isTrue();
+			}
+		}
+	}
+
 	static String header(ConsumerRecord<?, ?> record, String name) {
 		Header header = record.headers().lastHeader(name);
 		return (header != null) ? new String(header.value(), StandardCharsets.UTF_8) : null;
