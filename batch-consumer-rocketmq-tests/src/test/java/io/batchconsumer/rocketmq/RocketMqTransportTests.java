@@ -418,7 +418,8 @@ class RocketMqTransportTests {
 		rocketMq.createTopic(topic, 2);
 		List<Object> batch = new ArrayList<>();
 		for (int id = 0; id < 200; id++) {
-			batch.add(OutgoingMessage.of("k" + id, (id % 50 == 7) ? "poison-" + id : "payload-" + id));
+			batch.add(OutgoingMessage.builder().key("k" + id).tag("refund").header("region", "eu")
+				.payload((id % 50 == 7) ? "poison-" + id : "payload-" + id).build());
 		}
 		assertThat(transport.producer().sendBatch(topic, batch)).allMatch(SendResult::isStored);
 		ContainerOptions options = options("poison", topic).retryMaxAttempts(2).build();
@@ -449,6 +450,9 @@ class RocketMqTransportTests {
 			assertThat(message.getUserProperty(RocketMqDeadLetterSink.ERROR_CLASS))
 				.isEqualTo(IllegalStateException.class.getName());
 			assertThat(message.getUserProperty(RocketMqDeadLetterSink.ERROR_MESSAGE)).isEqualTo("cannot digest");
+			assertThat(message.getUserProperty("region")).as("the message's own properties").isEqualTo("eu");
+			assertThat(message.getTags()).as("its tag, so a replay or a selector finds it").isEqualTo("refund");
+			assertThat(message.getUserProperty(Message.TAG_HEADER)).isEqualTo("refund");
 		});
 	}
 

@@ -83,6 +83,11 @@ public final class RocketMqDeadLetterSink implements DeadLetterSink {
 				record.putUserProperty(name, RocketMqMessages.propertyValue(value));
 			}
 		});
+		if (message.tag() != null && !message.tag().isBlank()) {
+			// The tag, as RocketMQ's own and as ours, so a selector or a replay still finds the message.
+			record.setTags(message.tag());
+			record.putUserProperty(Message.TAG_HEADER, RocketMqMessages.propertyValue(message.tag()));
+		}
 		MessageQueue queue = this.numbers.queue(message.topicPartition());
 		record.putUserProperty(ORIGINAL_TOPIC, message.topic());
 		record.putUserProperty(ORIGINAL_QUEUE, Integer.toString(message.partition()));
