@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
  * ({@link #option()}, spelled like the properties: {@code thread-size},
  * {@code flow-control.max-span}) and the reason apart from it, so that a caller can name the full
  * property or annotation attribute the value came from without parsing the message. A reason that
- * names other options ({@code retry.max-backoff}'s names {@code retry.backoff}) lists their keys in
- * {@link #mentioned()}, and {@link #reason(UnaryOperator)} names them the caller's way too.
+ * names other options ({@code retry.max-backoff}'s names {@code retry.backoff}) carries their keys,
+ * and {@link #reason(UnaryOperator)} names them the caller's way too.
  */
 public class InvalidOptionException extends IllegalArgumentException {
 
@@ -61,14 +61,6 @@ public class InvalidOptionException extends IllegalArgumentException {
 	 */
 	public String reason() {
 		return this.reason;
-	}
-
-	/**
-	 * The keys of the other options the reason names.
-	 * @return the keys, empty when it names none
-	 */
-	public List<String> mentioned() {
-		return this.mentioned;
 	}
 
 	/**

@@ -48,9 +48,12 @@ final class MarkCleaner implements AutoCloseable {
 
 	synchronized void committed(TopicPartition partition, long position) {
 		Deque<long[]> queue = this.positions.computeIfAbsent(partition, (key) -> new ArrayDeque<>());
-		// A position below the last one is a seek back: the marks above it are needed again.
-		queue.removeIf((pending) -> pending[1] > position);
 		long[] last = queue.peekLast();
+		if (last != null && last[1] > position) {
+			// A position below the last one is a seek back: the marks above it are needed again.
+			queue.removeIf((pending) -> pending[1] > position);
+			last = queue.peekLast();
+		}
 		if (last == null || last[1] < position) {
 			queue.addLast(new long[] { System.nanoTime(), position });
 		}

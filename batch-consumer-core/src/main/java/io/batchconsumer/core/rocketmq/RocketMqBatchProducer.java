@@ -192,9 +192,7 @@ public final class RocketMqBatchProducer implements BatchProducer {
 			if (message.key() != null && !message.key().isBlank()) {
 				record.setKeys(message.key());
 			}
-			if (message.tag() != null) {
-				record.setTags(message.tag()); // RocketMQ's tag: what subscription expressions select
-			}
+			RocketMqMessages.tag(record, message.tag());
 			message.headers().forEach((name, value) -> {
 				if (value != null && !value.isBlank()) {
 					record.putUserProperty(name, RocketMqMessages.propertyValue(value));

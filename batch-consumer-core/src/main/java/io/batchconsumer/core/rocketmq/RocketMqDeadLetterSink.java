@@ -78,16 +78,13 @@ public final class RocketMqDeadLetterSink implements DeadLetterSink {
 		if (message.key() != null) {
 			record.setKeys(message.key());
 		}
+		// The engine's bc-* headers stay behind but the tag, so a selector or a replay still finds it.
 		message.headers().forEach((name, value) -> {
-			if (!name.startsWith("bc-") && !value.isBlank()) {
+			if ((!name.startsWith("bc-") || name.equals(Message.TAG_HEADER)) && !value.isBlank()) {
 				record.putUserProperty(name, RocketMqMessages.propertyValue(value));
 			}
 		});
-		if (message.tag() != null && !message.tag().isBlank()) {
-			// The tag, as RocketMQ's own and as ours, so a selector or a replay still finds the message.
-			record.setTags(message.tag());
-			record.putUserProperty(Message.TAG_HEADER, RocketMqMessages.propertyValue(message.tag()));
-		}
+		RocketMqMessages.tag(record, message.tag());
 		MessageQueue queue = this.numbers.queue(message.topicPartition());
 		record.putUserProperty(ORIGINAL_TOPIC, message.topic());
 		record.putUserProperty(ORIGINAL_QUEUE, Integer.toString(message.partition()));

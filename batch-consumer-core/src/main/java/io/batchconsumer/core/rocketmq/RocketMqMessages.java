@@ -66,6 +66,18 @@ final class RocketMqMessages {
 	}
 
 	/**
+	 * Sets RocketMQ's own tag ({@code TAGS}, what subscription expressions select) of a record
+	 * whose message has one; {@code bc-tag} travels with the other headers.
+	 * @param record the record to send
+	 * @param tag the message's tag, or {@code null}
+	 */
+	static void tag(org.apache.rocketmq.common.message.Message record, String tag) {
+		if (tag != null && !tag.isBlank()) {
+			record.setTags(tag);
+		}
+	}
+
+	/**
 	 * A property value RocketMQ can carry: its two separator characters are replaced.
 	 * @param value any text
 	 * @return the text without separators

@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -32,6 +34,7 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.Processing;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.exactlyonce.CompletionTable;
 import io.batchconsumer.core.exactlyonce.ExactlyOnce;
 import io.batchconsumer.core.exactlyonce.JdbcDeliveryTransaction;
@@ -256,7 +259,7 @@ class ExactlyOnceJdbcTests {
 					rowWriter(settings, (m) -> null));
 			container.start();
 			try {
-				io.batchconsumer.core.TopicPartition queue = new io.batchconsumer.core.TopicPartition("jobs", 0);
+				TopicPartition queue = new TopicPartition("jobs", 0);
 				await().atMost(Duration.ofSeconds(30)).until(() -> committed(container) == 10);
 				container.pause().get(10, TimeUnit.SECONDS);
 				send(transport, 10, 20);
@@ -292,8 +295,8 @@ class ExactlyOnceJdbcTests {
 			send(transport, 0, 10);
 			CountDownLatch entered = new CountDownLatch(1);
 			CountDownLatch release = new CountDownLatch(1);
-			java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
-			List<Integer> firstSlice = new java.util.concurrent.CopyOnWriteArrayList<>();
+			AtomicBoolean first = new AtomicBoolean(true);
+			List<Integer> firstSlice = new CopyOnWriteArrayList<>();
 			SliceListener writer = rowWriter(settings, (m) -> null);
 			SliceListener held = (slice) -> {
 				if (first.compareAndSet(true, false)) {
@@ -308,7 +311,7 @@ class ExactlyOnceJdbcTests {
 			try {
 				assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 				assertThat(firstSlice).as("the first slice").contains(0, 9);
-				container.seek(new io.batchconsumer.core.TopicPartition("jobs", 0), 5).get(10, TimeUnit.SECONDS);
+				container.seek(new TopicPartition("jobs", 0), 5).get(10, TimeUnit.SECONDS);
 				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 5);
 				release.countDown();
 				await().atMost(Duration.ofSeconds(30))

@@ -105,21 +105,24 @@ final class ListenerOptionsResolver {
 					Collections.unmodifiableMap(effective));
 		}
 		catch (InvalidOptionException ex) {
-			throw named(ex, (key) -> {
-				EffectiveOption chosen = effective.get(key);
-				return (chosen != null) ? chosen.property() : naming.of(key);
-			});
+			throw named(ex, effective, naming::of);
 		}
 	}
 
 	/**
-	 * The engine's refusal with the option it refuses, and every option its reason names, named
-	 * where the user set them.
+	 * The engine's refusal with the option it refuses, and every option its reason names, named by
+	 * the property or attribute its value came from.
 	 * @param ex the engine's refusal
-	 * @param names the property or attribute of an option key
+	 * @param effective where each option's value came from, by key (all options, or those resolved so far)
+	 * @param fallback the name of an option not in {@code effective}
 	 * @return the exception to throw
 	 */
-	static IllegalArgumentException named(InvalidOptionException ex, UnaryOperator<String> names) {
+	static IllegalArgumentException named(InvalidOptionException ex, Map<String, EffectiveOption> effective,
+			UnaryOperator<String> fallback) {
+		UnaryOperator<String> names = (key) -> {
+			EffectiveOption chosen = effective.get(key);
+			return (chosen != null) ? chosen.property() : fallback.apply(key);
+		};
 		IllegalArgumentException named = new IllegalArgumentException(names.apply(ex.option()) + " " + ex.reason(names));
 		named.setStackTrace(ex.getStackTrace());
 		return named;

@@ -23,10 +23,7 @@ record ResolvedListener(ContainerOptions options, boolean autoStartup, Processin
 	 * @return the exception to throw
 	 */
 	IllegalArgumentException named(InvalidOptionException ex) {
-		return ListenerOptionsResolver.named(ex, (key) -> {
-			EffectiveOption chosen = this.effective.get(key);
-			return (chosen != null) ? chosen.property() : "batch-consumer." + key;
-		});
+		return ListenerOptionsResolver.named(ex, this.effective, (key) -> "batch-consumer." + key);
 	}
 
 }
