@@ -27,6 +27,16 @@ final class DeadLetterLog implements DeadLetterSink {
 	@Override
 	public void send(DeadLetter deadLetter) throws Exception {
 		this.sink.send(deadLetter);
+		logged(deadLetter);
+	}
+
+	@Override
+	public void send(DeadLetter deadLetter, long epoch) throws Exception {
+		this.sink.send(deadLetter, epoch);
+		logged(deadLetter);
+	}
+
+	private void logged(DeadLetter deadLetter) {
 		DeadLetter.Origin origin = deadLetter.origin();
 		logger.warn("Listener '{}' dead-lettered topic {} partition {} offset {} after {} attempts: {}", this.listenerId,
 				origin.topic(), origin.partition(), origin.offset(), deadLetter.attempts(), deadLetter.errorClass());

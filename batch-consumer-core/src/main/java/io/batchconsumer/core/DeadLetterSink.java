@@ -18,4 +18,16 @@ public interface DeadLetterSink {
 	 */
 	void send(DeadLetter deadLetter) throws Exception;
 
+	/**
+	 * Stores a dead letter of a slice of a known partition epoch
+	 * ({@link SliceListener#epochStarted}); the engine calls this method, which by default calls
+	 * {@link #send(DeadLetter)}.
+	 * @param deadLetter the dead letter
+	 * @param epoch the epoch of the partition the message was handed out in
+	 * @throws Exception when it could not be stored
+	 */
+	default void send(DeadLetter deadLetter, long epoch) throws Exception {
+		send(deadLetter);
+	}
+
 }

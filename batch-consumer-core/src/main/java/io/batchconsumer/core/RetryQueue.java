@@ -42,6 +42,18 @@ public interface RetryQueue {
 	void schedule(List<Message<byte[]>> messages, Instant dueAt) throws Exception;
 
 	/**
+	 * Stores messages of a slice of a known partition epoch ({@link SliceListener#epochStarted}); the
+	 * engine calls this method, which by default calls {@link #schedule(List, Instant)}.
+	 * @param messages the messages, each with the {@link Message#deliveryAttempt()} it comes back with
+	 * @param dueAt when they are due
+	 * @param epoch the epoch of the partition the messages were handed out in
+	 * @throws Exception when they could not be stored; the engine then retries in place
+	 */
+	default void schedule(List<Message<byte[]>> messages, Instant dueAt, long epoch) throws Exception {
+		schedule(messages, dueAt);
+	}
+
+	/**
 	 * The headers of a message as it goes to the retry queue: its own, the attempt, and where it was
 	 * first read (kept when it was a retry already).
 	 * @param message the message, with the attempt it comes back with

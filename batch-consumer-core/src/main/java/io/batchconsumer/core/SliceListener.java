@@ -23,6 +23,30 @@ public interface SliceListener {
 	BatchResult onSlice(List<Message<byte[]>> slice) throws Exception;
 
 	/**
+	 * Processes a slice of a known partition epoch; the engine calls this method, which by default
+	 * calls {@link #onSlice(List)}. A listener that fences its work by epoch (exactly-once) overrides
+	 * it together with {@link #epochStarted}.
+	 * @param slice the messages, all of one partition, in offset order; never empty
+	 * @param epoch the epoch of the partition the slice was handed out in ({@link #epochStarted})
+	 * @return which messages failed
+	 * @throws Exception to fail the whole slice
+	 */
+	default BatchResult onSlice(List<Message<byte[]>> slice, long epoch) throws Exception {
+		return onSlice(slice);
+	}
+
+	/**
+	 * A new epoch of a partition starts on the owner thread: it was assigned, or sought. Every slice
+	 * of the partition handed out from now on is delivered with this epoch, and the slices of the
+	 * epochs before it have ended (their results are ignored). Epochs increase within a container.
+	 * Called before any slice of the epoch is handed out; must not block.
+	 * @param partition the partition
+	 * @param epoch its new epoch
+	 */
+	default void epochStarted(TopicPartition partition, long epoch) {
+	}
+
+	/**
 	 * Whether this listener handles each message of a slice on its own: one message's failure
 	 * fails that message only, and nothing depends on which messages share a call. While messages
 	 * are cheap every listener's slices grow past {@code consumer-batch-size}, towards 100 µs of

@@ -30,19 +30,24 @@ final class CompletingDeadLetterSink implements DeadLetterSink {
 		this.delegate = delegate;
 	}
 
+	/** Outside the engine: a dead letter of the partition's current epoch. */
 	@Override
 	public void send(DeadLetter deadLetter) throws Exception {
+		send(deadLetter, this.exactlyOnce.currentEpoch(deadLetter.message().topicPartition()));
+	}
+
+	@Override
+	public void send(DeadLetter deadLetter, long epoch) throws Exception {
 		Message<byte[]> message = deadLetter.message();
-		CompletionMarks marks = this.exactlyOnce.marks(message.topicPartition());
+		CompletionMarks marks = this.exactlyOnce.marksFor(message.topicPartition(), epoch);
 		if (marks.isMarked(message.offset())) {
 			return;
 		}
 		if (!(this.delegate instanceof TransactionalDeadLetterSink)) {
-			this.delegate.send(deadLetter);
+			this.delegate.send(deadLetter, epoch);
 		}
 		try {
-			this.exactlyOnce.transaction().execute((connection) -> {
-				this.exactlyOnce.table().mark(connection, this.exactlyOnce.group(), List.of(message), marks.epoch());
+			this.exactlyOnce.commit(marks, message.topicPartition(), List.of(message.offset()), (connection) -> {
 				if (this.delegate instanceof TransactionalDeadLetterSink transactional) {
 					transactional.send(deadLetter, connection);
 				}
@@ -52,7 +57,6 @@ final class CompletingDeadLetterSink implements DeadLetterSink {
 		catch (MarkConflictException ex) {
 			logger.info("{} was finished by another transaction; its dead letter is not written again", message);
 		}
-		marks.addAll(List.of(message.offset()));
 	}
 
 }

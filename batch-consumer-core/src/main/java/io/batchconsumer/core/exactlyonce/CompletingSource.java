@@ -2,6 +2,7 @@ package io.batchconsumer.core.exactlyonce;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -122,18 +123,32 @@ final class CompletingSource implements MessageSource {
 
 	@Override
 	public void commitSync(Map<TopicPartition, Long> offsets) {
+		Map<TopicPartition, Long> claims = ownerEpochs(offsets);
 		this.delegate.commitSync(offsets);
-		offsets.forEach(this.exactlyOnce::committed);
+		offsets.forEach((partition, position) -> this.exactlyOnce.committed(partition, position, claims.get(partition)));
 	}
 
+	/**
+	 * Commits; when it succeeds the marks below the positions go, unless the partition was claimed
+	 * again in between (a seek): Kafka calls a callback at a later poll or inside the next commit,
+	 * which may be the seek's, and its position says nothing of the marks of the new claim.
+	 */
 	@Override
 	public void commitAsync(Map<TopicPartition, Long> offsets, BiConsumer<Map<TopicPartition, Long>, Throwable> callback) {
+		Map<TopicPartition, Long> claims = ownerEpochs(offsets);
 		this.delegate.commitAsync(offsets, (committed, failure) -> {
 			if (failure == null) {
-				committed.forEach(this.exactlyOnce::committed);
+				committed.forEach((partition, position) -> this.exactlyOnce.committed(partition, position,
+						claims.getOrDefault(partition, -1L)));
 			}
 			callback.accept(committed, failure);
 		});
+	}
+
+	private Map<TopicPartition, Long> ownerEpochs(Map<TopicPartition, Long> offsets) {
+		Map<TopicPartition, Long> claims = new HashMap<>(offsets.size() * 2);
+		offsets.keySet().forEach((partition) -> claims.put(partition, this.exactlyOnce.ownerEpoch(partition)));
+		return claims;
 	}
 
 	@Override

@@ -102,19 +102,18 @@ public final class CompletionTable {
 	}
 
 	/**
-	 * Marks messages of one partition finished, inside the caller's transaction, then checks that
-	 * the partition still has the owner epoch this instance claimed.
+	 * Marks offsets of one partition finished, inside the caller's transaction, then checks that the
+	 * partition still has the owner epoch this instance claimed.
 	 * @param connection the transaction's connection
 	 * @param group the consumer group
-	 * @param messages the finished messages, all of one partition
+	 * @param partition the partition
+	 * @param rows the rows of the finished offsets ({@link CompletionMarks#rowsOf})
 	 * @param epoch the epoch this instance claimed for the partition
-	 * @throws MarkConflictException when one of them is marked already or the partition has another owner
+	 * @throws MarkConflictException when a row's key is marked already or the partition has another owner
 	 * @throws SQLException when the database failed otherwise
 	 */
-	void mark(Connection connection, String group, List<Message<byte[]>> messages, long epoch) throws SQLException {
-		TopicPartition partition = messages.get(0).topicPartition();
-		List<Long> offsets = messages.stream().map(Message::offset).distinct().sorted().toList();
-		List<OffsetRuns.Row> rows = OffsetRuns.rows(offsets);
+	void mark(Connection connection, String group, TopicPartition partition, List<OffsetRuns.Row> rows, long epoch)
+			throws SQLException {
 		long now = System.currentTimeMillis();
 		try {
 			for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
@@ -130,6 +129,21 @@ public final class CompletionTable {
 			throw ex;
 		}
 		this.fence.check(connection, group, partition, epoch);
+	}
+
+	/**
+	 * Marks messages of one partition finished with rows keyed by their least offsets (see
+	 * {@link #mark(Connection, String, TopicPartition, List, long)}).
+	 * @param connection the transaction's connection
+	 * @param group the consumer group
+	 * @param messages the finished messages, all of one partition
+	 * @param epoch the epoch this instance claimed for the partition
+	 * @throws MarkConflictException when one of them is marked already or the partition has another owner
+	 * @throws SQLException when the database failed otherwise
+	 */
+	void mark(Connection connection, String group, List<Message<byte[]>> messages, long epoch) throws SQLException {
+		List<Long> offsets = messages.stream().map(Message::offset).distinct().sorted().toList();
+		mark(connection, group, messages.get(0).topicPartition(), OffsetRuns.rows(offsets), epoch);
 	}
 
 	/** One multi-row {@code INSERT}: a single statement and round trip for a whole slice. */

@@ -3,15 +3,20 @@ package io.batchconsumer.core.exactlyonce;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
 
+import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.SourceUnavailableException;
 import io.batchconsumer.core.TopicPartition;
@@ -50,6 +55,9 @@ public final class ExactlyOnce {
 	private final CompletionTable table;
 
 	private final Map<TopicPartition, CompletionMarks> marks = new ConcurrentHashMap<>();
+
+	/** The engine's current epoch of each assigned partition ({@link #epochStarted}). */
+	private final Map<TopicPartition, Long> epochs = new ConcurrentHashMap<>();
 
 	/** The partitions assigned to this instance: only their deliveries may claim them. */
 	private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
@@ -117,12 +125,39 @@ public final class ExactlyOnce {
 	}
 
 	/**
+	 * Wraps the retry queue: the retry copy of a message and the original's mark are one
+	 * transaction. Only a queue that stores in the marks' database can do that
+	 * ({@link TransactionalRetryQueue}, the JDBC transport's); any other is refused.
+	 * @param queue the transport's retry queue
+	 * @return the queue to give the container
+	 * @throws InvalidOptionException when the queue cannot store in the marks' transaction
+	 */
+	public RetryQueue retryQueue(RetryQueue queue) {
+		if (queue instanceof TransactionalRetryQueue transactional) {
+			return new CompletingRetryQueue(this, transactional);
+		}
+		throw ContainerOption.RETRY_BLOCKING_LIMIT.invalid("is below a back-off of retry.backoff/retry.levels, so "
+				+ "failed messages would go to the retry queue (topic " + queue.topic() + "), which processing=exactly-once "
+				+ "cannot do on this transport: the retry copy and the original's completion mark cannot commit in one "
+				+ "transaction, and a kill between the two would process the message twice. Raise "
+				+ "retry.blocking-limit above the longest back-off (retries then wait on their worker), or use the JDBC "
+				+ "transport", ContainerOption.RETRY_BACKOFF, ContainerOption.RETRY_LEVELS,
+				ContainerOption.RETRY_BLOCKING_LIMIT);
+	}
+
+	/**
 	 * The marks this instance holds in memory for its assigned partitions: bounded by the
 	 * uncommitted window (the meter {@code batch.consumer.completions.pending}).
 	 * @return the number of marks
 	 */
 	public int pending() {
 		return this.marks.values().stream().mapToInt(CompletionMarks::size).sum();
+	}
+
+	/** The engine's current epoch of a partition, or {@code -1} when none started. */
+	long currentEpoch(TopicPartition partition) {
+		Long epoch = this.epochs.get(partition);
+		return (epoch != null) ? epoch : -1;
 	}
 
 	String group() {
@@ -142,50 +177,90 @@ public final class ExactlyOnce {
 	}
 
 	/**
-	 * The marks of a partition. When the read at its assignment failed, the first delivery claims
-	 * the partition and reads them; a partition that is not assigned (any more) is never claimed
-	 * by a delivery, which would take it from its new owner.
-	 * @throws MarkConflictException when the partition is not assigned to this instance
+	 * The engine started a partition epoch (on the owner thread, before any slice of it is handed
+	 * out): the claim made for it (on assignment or seek, just before) serves its deliveries, and
+	 * only theirs. Without such a claim (it failed) the epoch's first delivery claims the partition.
+	 * @param partition the partition
+	 * @param epoch the engine's epoch
 	 */
-	CompletionMarks marks(TopicPartition partition) {
+	synchronized void epochStarted(TopicPartition partition, long epoch) {
+		this.epochs.put(partition, epoch);
 		CompletionMarks known = this.marks.get(partition);
-		return (known != null) ? known : claimAtFirstDelivery(partition);
+		if (known != null && known.partitionEpoch() == CompletionMarks.UNBOUND) {
+			known.bind(epoch);
+		}
 	}
 
-	private synchronized CompletionMarks claimAtFirstDelivery(TopicPartition partition) {
+	/**
+	 * The marks of a delivery of a partition epoch: those claimed for that epoch. A delivery of an
+	 * epoch that ended (the partition was sought, revoked or lost since it was handed out) gets
+	 * none: its work can never commit.
+	 * @param partition the partition
+	 * @param epoch the engine's epoch the delivery belongs to
+	 * @throws MarkConflictException when the epoch ended
+	 * @throws io.batchconsumer.core.SourceUnavailableException when the marks cannot be read
+	 */
+	CompletionMarks marksFor(TopicPartition partition, long epoch) {
 		CompletionMarks known = this.marks.get(partition);
-		if (known != null) {
-			return known; // another delivery claimed it meanwhile: one claim, one epoch
+		if (known != null && known.partitionEpoch() == epoch && !known.isStale()) {
+			return known;
 		}
-		if (!this.assigned.contains(partition)) {
-			throw new MarkConflictException(partition + " is not assigned to this instance; this delivery rolls back");
+		return claimOrReload(partition, epoch);
+	}
+
+	private synchronized CompletionMarks claimOrReload(TopicPartition partition, long epoch) {
+		Long current = this.epochs.get(partition);
+		if (current == null || current != epoch || !this.assigned.contains(partition)) {
+			throw ended(partition, epoch);
 		}
-		return claimAndLoad(partition, -1);
+		CompletionMarks known = this.marks.get(partition);
+		if (known != null && known.partitionEpoch() == epoch) {
+			reloadNow(partition, known); // stale after a transaction of unknown outcome
+			return known;
+		}
+		if (known != null && known.partitionEpoch() == CompletionMarks.UNBOUND) {
+			throw ended(partition, epoch); // claimed for the epoch that starts next
+		}
+		// No claim for this epoch (the one on assignment or seek failed): claim it now.
+		return claimAndLoad(partition, (known != null) ? known.floor() : -1, epoch);
+	}
+
+	private static MarkConflictException ended(TopicPartition partition, long epoch) {
+		return new MarkConflictException("The delivery of " + partition + " belongs to epoch " + epoch
+				+ ", which ended (a seek, a revoke or a loss since it was handed out); it rolls back");
 	}
 
 	/**
 	 * A partition was assigned: claims it (a new owner epoch, which fences every earlier owner),
 	 * then reads its marks at or above its committed position (the only ones that can matter), and
-	 * lets the cleaner delete those below it after the retention.
+	 * lets the cleaner delete those below it after the retention. The claim serves the engine epoch
+	 * that starts next ({@link #epochStarted}).
 	 * @param partition the partition
 	 * @param committed its committed position, or {@code null} when the source does not know it
 	 */
 	synchronized void assigned(TopicPartition partition, Long committed) {
 		this.assigned.add(partition);
 		this.marks.remove(partition);
-		claimAndLoad(partition, (committed != null) ? committed : -1);
+		claimAndLoad(partition, (committed != null) ? committed : -1, CompletionMarks.UNBOUND);
 		if (committed != null) {
 			this.cleaner.committed(partition, committed);
 		}
 	}
 
-	/** Reads the marks of a partition from the table again after a conflict, keeping what is known and the epoch. */
-	synchronized CompletionMarks reload(TopicPartition partition) {
-		CompletionMarks known = this.marks.get(partition);
-		return (known != null) ? load(partition, known.floor(), known.epoch()) : claimAtFirstDelivery(partition);
+	/**
+	 * Reads a partition's marks from the table again after a conflict, keeping the claim.
+	 * @param partition the partition
+	 * @param known the marks the delivery used
+	 * @throws MarkConflictException when they are no longer the partition's (its epoch ended)
+	 */
+	synchronized void reload(TopicPartition partition, CompletionMarks known) {
+		if (this.marks.get(partition) != known) {
+			throw ended(partition, known.partitionEpoch());
+		}
+		reloadNow(partition, known);
 	}
 
-	private CompletionMarks claimAndLoad(TopicPartition partition, long floor) {
+	private CompletionMarks claimAndLoad(TopicPartition partition, long floor, long partitionEpoch) {
 		long epoch;
 		try (Connection connection = this.dataSource.getConnection()) {
 			epoch = this.table.claim(connection, this.group, partition);
@@ -194,33 +269,79 @@ public final class ExactlyOnce {
 			throw new SourceUnavailableException("Claiming " + partition + " in the completion table failed: "
 					+ ex.getMessage(), ex);
 		}
-		return load(partition, floor, epoch);
+		CompletionMarks fresh = new CompletionMarks(floor, epoch, partitionEpoch);
+		reloadNow(partition, fresh);
+		this.marks.put(partition, fresh);
+		return fresh;
 	}
 
-	/** Reads the marks at or above the floor; the marks held so far for the same epoch are kept. */
-	private CompletionMarks load(TopicPartition partition, long floor, long epoch) {
-		CompletionMarks fresh = new CompletionMarks(floor, epoch);
+	/** Reads the marks at or above the floor into the given ones; settles their uncertain rows. */
+	private void reloadNow(TopicPartition partition, CompletionMarks into) {
 		try (Connection connection = this.dataSource.getConnection()) {
-			fresh.addAll(this.table.load(connection, this.group, partition, Math.max(floor, 0)));
+			into.addAll(this.table.load(connection, this.group, partition, Math.max(into.floor(), 0)));
 		}
 		catch (SQLException ex) {
 			throw new SourceUnavailableException("Reading the completion marks of " + partition + " failed: "
 					+ ex.getMessage(), ex);
 		}
-		CompletionMarks previous = this.marks.put(partition, fresh);
-		if (previous != null && previous.epoch() == epoch) {
-			fresh.addAll(previous.offsets());
+		into.resolveUncertain();
+	}
+
+	/**
+	 * Runs work and marks offsets of a partition in one delivery transaction, fenced by the owner
+	 * epoch of the marks. When the transaction fails after the work and the marks were written (in
+	 * its {@code COMMIT}, or a reply lost), whether it committed is unknown: its rows stay uncertain
+	 * (a later delivery of the same offsets collides with them) and the marks are read again now, or
+	 * by the next delivery when that read fails.
+	 * @param marks the marks of the delivery's epoch ({@link #marksFor})
+	 * @param partition the partition
+	 * @param offsets the offsets to mark, ascending, without repeats
+	 * @param work the work inside the transaction
+	 * @param <T> the work's result type
+	 * @return the work's result
+	 * @throws MarkConflictException when a mark exists already or the partition has another owner
+	 * @throws Exception what the work or the transaction threw
+	 */
+	<T> T commit(CompletionMarks marks, TopicPartition partition, List<Long> offsets, DeliveryTransaction.Work<T> work)
+			throws Exception {
+		List<OffsetRuns.Row> rows = marks.rowsOf(offsets);
+		AtomicBoolean committing = new AtomicBoolean();
+		try {
+			T result = this.transaction.execute((connection) -> {
+				T value = work.run(connection);
+				this.table.mark(connection, this.group, partition, rows, marks.epoch());
+				committing.set(true);
+				return value;
+			});
+			marks.committed(rows, offsets);
+			return result;
 		}
-		return fresh;
+		catch (Exception | Error ex) {
+			if (committing.get()) {
+				outcomeUnknown(partition, marks, rows, ex);
+			}
+			throw ex;
+		}
+	}
+
+	private void outcomeUnknown(TopicPartition partition, CompletionMarks marks, List<OffsetRuns.Row> rows,
+			Throwable failure) {
+		marks.uncertain(rows);
+		try {
+			reload(partition, marks);
+		}
+		catch (RuntimeException ex) {
+			marks.stale();
+			failure.addSuppressed(ex);
+		}
 	}
 
 	/**
 	 * A seek moved the partition: a new engine epoch starts, so this instance claims the partition
 	 * again (a new owner epoch fences the deliveries of the old engine epoch still running, which
 	 * would commit the messages the new epoch delivers again) and reads its marks from the sought
-	 * position on. Below it only the marks count (a floor raised by a seek forward covers messages
-	 * that were skipped, not finished). When the claim or the read fails, the partition's marks are
-	 * dropped: its next delivery claims it and reads them all, as after a failed read on assignment.
+	 * position on. When the claim or the read fails, the partition's marks are dropped: the new
+	 * epoch's first delivery claims it and reads them all, as after a failed read on assignment.
 	 * @param partition the partition
 	 * @param position the next offset to read
 	 */
@@ -229,7 +350,7 @@ public final class ExactlyOnce {
 			return;
 		}
 		try {
-			claimAndLoad(partition, position);
+			claimAndLoad(partition, position, CompletionMarks.UNBOUND);
 		}
 		catch (SourceUnavailableException ex) {
 			this.marks.remove(partition);
@@ -240,14 +361,35 @@ public final class ExactlyOnce {
 	synchronized void forget(TopicPartition partition) {
 		this.assigned.remove(partition);
 		this.marks.remove(partition);
+		this.epochs.remove(partition);
 	}
 
-	/** A committed position: marks below it leave memory now and the table after the retention. */
-	void committed(TopicPartition partition, long position) {
+	/**
+	 * The owner epoch of a partition's marks now, to tell later whether a commit made now still
+	 * concerns them ({@link #committed}).
+	 * @param partition the partition
+	 * @return the owner epoch, or {@code -1} when the partition has no marks
+	 */
+	long ownerEpoch(TopicPartition partition) {
 		CompletionMarks known = this.marks.get(partition);
-		if (known != null) {
-			known.dropBelow(position);
+		return (known != null) ? known.epoch() : -1;
+	}
+
+	/**
+	 * A committed position: marks below it leave memory now and the table after the retention, when
+	 * the commit was made for the partition's marks of now. A commit made for an earlier claim (an
+	 * asynchronous commit whose reply arrives after a seek) says nothing of them: after a seek back
+	 * its position lies above messages that are to be delivered again.
+	 * @param partition the partition
+	 * @param position the committed position
+	 * @param ownerEpoch the owner epoch of the marks when the commit was made ({@link #ownerEpoch})
+	 */
+	void committed(TopicPartition partition, long position, long ownerEpoch) {
+		CompletionMarks known = this.marks.get(partition);
+		if (known == null || known.epoch() != ownerEpoch) {
+			return;
 		}
+		known.dropBelow(position);
 		this.cleaner.committed(partition, position);
 	}
 

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.TopicPartition;
 
 /**
  * Runs a delivery of a slice inside a {@link DeliveryTransaction}: messages marked already are
@@ -18,9 +19,11 @@ import io.batchconsumer.core.SliceListener;
  * the failed messages go back to the engine (retry, then dead letter) and the others are handed to
  * the listener again at once, in a new transaction. When another transaction marked one of them
  * first, or the partition has a new owner (its owner epoch changed: this instance is a zombie),
- * this one rolls back, the marks are read again and the rest is delivered once more, unless this
- * instance claimed the partition again since (a seek, a new assignment): then the delivery belongs
- * to an ended epoch and fails.
+ * this one rolls back, the marks are read again and the rest is delivered once more. Every round
+ * of a delivery uses the claim of the partition epoch the slice was handed out in
+ * ({@link ExactlyOnce#marksFor}): once that epoch ended (a seek, a revoke, a loss), the delivery
+ * fails and never commits. A transaction that failed in its {@code COMMIT} is of unknown outcome
+ * ({@link ExactlyOnce#commit}): the marks are read again before anything is delivered again.
  *
  * <p>Threading: stateless; called concurrently by workers.
  */
@@ -46,27 +49,38 @@ final class ExactlyOnceListener implements SliceListener {
 	}
 
 	@Override
+	public void epochStarted(TopicPartition partition, long epoch) {
+		this.exactlyOnce.epochStarted(partition, epoch);
+		this.delegate.epochStarted(partition, epoch);
+	}
+
+	/** Outside the engine: a delivery of the partition's current epoch. */
+	@Override
 	public BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {
+		return onSlice(slice, this.exactlyOnce.currentEpoch(slice.get(0).topicPartition()));
+	}
+
+	@Override
+	public BatchResult onSlice(List<Message<byte[]>> slice, long epoch) throws Exception {
+		TopicPartition partition = slice.get(0).topicPartition();
 		BatchResult.Builder failures = BatchResult.builder();
 		List<Message<byte[]>> candidates = slice;
 		for (int conflicts = 0;;) {
-			CompletionMarks marks = this.exactlyOnce.marks(slice.get(0).topicPartition());
+			CompletionMarks marks = this.exactlyOnce.marksFor(partition, epoch);
 			List<Message<byte[]>> fresh = unmarked(candidates, marks);
 			if (fresh.isEmpty()) {
 				return failures.build();
 			}
 			try {
-				this.exactlyOnce.transaction().execute((connection) -> {
-					BatchResult result = this.delegate.onSlice(fresh);
+				this.exactlyOnce.commit(marks, partition, offsetsOf(fresh), (connection) -> {
+					BatchResult result = this.delegate.onSlice(fresh, epoch);
 					BatchResult resolved = (result != null) ? result.resolvedAgainst(fresh) : BatchResult.success();
 					List<Message<byte[]>> failed = resolved.failedOf(fresh);
 					if (!failed.isEmpty()) {
 						throw new Failed(resolved, failed);
 					}
-					this.exactlyOnce.table().mark(connection, this.exactlyOnce.group(), fresh, marks.epoch());
 					return null;
 				});
-				marks.addAll(fresh.stream().map(Message::offset).toList());
 				return failures.build();
 			}
 			catch (Failed ex) {
@@ -79,13 +93,15 @@ final class ExactlyOnceListener implements SliceListener {
 				if (conflicts >= CONFLICT_ROUNDS) {
 					throw ex;
 				}
-				if (this.exactlyOnce.reload(slice.get(0).topicPartition()).epoch() != marks.epoch()) {
-					// This instance claimed the partition again since (a seek, a new assignment): the
-					// delivery belongs to an ended epoch, whose messages the new one delivers.
-					throw ex;
-				}
+				// Throws when the partition was claimed again since (a seek, a new assignment): the
+				// delivery belongs to an ended epoch, whose messages the new one delivers.
+				this.exactlyOnce.reload(partition, marks);
 			}
 		}
+	}
+
+	static List<Long> offsetsOf(List<Message<byte[]>> messages) {
+		return messages.stream().map(Message::offset).distinct().sorted().toList();
 	}
 
 	private static List<Message<byte[]>> unmarked(List<Message<byte[]>> slice, CompletionMarks marks) {

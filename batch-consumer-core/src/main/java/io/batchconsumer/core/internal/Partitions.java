@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ObjLongConsumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
+import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
 
 /**
@@ -35,13 +37,18 @@ final class Partitions {
 
 	private long lastEpoch;
 
+	/** Told of each new epoch before any slice of it is handed out ({@link SliceListener#epochStarted}). */
+	private final ObjLongConsumer<TopicPartition> epochStarted;
+
 	Partitions(Ordering ordering) {
-		this(ordering, ContainerObserver.NONE);
+		this(ordering, ContainerObserver.NONE, (partition, epoch) -> {
+		});
 	}
 
-	Partitions(Ordering ordering, ContainerObserver observer) {
+	Partitions(Ordering ordering, ContainerObserver observer, ObjLongConsumer<TopicPartition> epochStarted) {
 		this.ordering = ordering;
 		this.observer = observer;
+		this.epochStarted = epochStarted;
 	}
 
 	/** Starts a new epoch for the partition, replacing (and cancelling) the state of the old one. */
@@ -51,6 +58,7 @@ final class Partitions {
 		if (old != null) {
 			end(old);
 		}
+		this.epochStarted.accept(partition, state.epoch);
 		this.list = List.copyOf(this.byPartition.values());
 		if (old == null) {
 			tell(partition, true);

@@ -137,12 +137,13 @@ final class RetryHandOff {
 	 * Stores messages in the retry queue, due after the back-off.
 	 * @param messages the messages, with the attempt they will be delivered with next
 	 * @param backoff the back-off before that attempt
+	 * @param epoch the epoch of the partition the messages were handed out in
 	 * @return whether they were stored (finished here); {@code false} when the queue failed, and
 	 *         they are retried in place
 	 */
-	boolean enqueue(List<Message<byte[]>> messages, Duration backoff) {
+	boolean enqueue(List<Message<byte[]>> messages, Duration backoff, long epoch) {
 		try {
-			this.queue.schedule(messages, Instant.ofEpochMilli(this.ticker.currentTimeMillis()).plus(backoff));
+			this.queue.schedule(messages, Instant.ofEpochMilli(this.ticker.currentTimeMillis()).plus(backoff), epoch);
 			this.counters.queuedForRetry.add(messages.size());
 			return true;
 		}

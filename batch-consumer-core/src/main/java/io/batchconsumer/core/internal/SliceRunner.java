@@ -139,7 +139,7 @@ final class SliceRunner {
 			List<Message<byte[]>> next = again.messages.stream()
 				.map((message) -> message.withDeliveryAttempt(message.deliveryAttempt() + 1)).toList();
 			if (backoff.compareTo(this.options.retryBlockingLimit()) > 0 && this.retryQueue != null
-					&& this.retryQueue.enqueue(next, backoff)) {
+					&& this.retryQueue.enqueue(next, backoff, slice.epoch)) {
 				return true;
 			}
 			slice.state = BatchStats.SliceState.RETRYING;
@@ -156,7 +156,7 @@ final class SliceRunner {
 		long start = this.ticker.nanoTime();
 		Failure failure;
 		try {
-			BatchResult result = this.listener.onSlice(delivered);
+			BatchResult result = this.listener.onSlice(delivered, slice.epoch);
 			result = (result != null) ? result.resolvedAgainst(delivered) : null;
 			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
 			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf);
@@ -201,7 +201,7 @@ final class SliceRunner {
 				return false;
 			}
 			try {
-				this.deadLetterSink.send(deadLetter);
+				this.deadLetterSink.send(deadLetter, slice.epoch);
 				return true;
 			}
 			catch (Exception ex) {

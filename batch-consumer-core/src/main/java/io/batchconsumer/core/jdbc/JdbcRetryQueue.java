@@ -1,5 +1,7 @@
 package io.batchconsumer.core.jdbc;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +10,7 @@ import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.exactlyonce.TransactionalRetryQueue;
 
 /**
  * The JDBC retry queue: a retried message waits in the schedule table and, when due, enters the
@@ -16,7 +19,7 @@ import io.batchconsumer.core.SendResult;
  *
  * <p>Threading: thread-safe (stateless over the schedule).
  */
-final class JdbcRetryQueue implements RetryQueue {
+final class JdbcRetryQueue implements TransactionalRetryQueue {
 
 	private final JdbcSchedule schedule;
 
@@ -34,18 +37,28 @@ final class JdbcRetryQueue implements RetryQueue {
 
 	@Override
 	public void schedule(List<Message<byte[]>> messages, Instant dueAt) throws Exception {
-		List<OutgoingMessage> outgoing = new ArrayList<>(messages.size());
-		List<byte[]> payloads = new ArrayList<>(messages.size());
-		for (Message<byte[]> message : messages) {
-			outgoing.add(new OutgoingMessage(message.key(), RetryQueue.headersOf(message, this.topic), message.payload()));
-			payloads.add(message.payload());
-		}
+		List<OutgoingMessage> outgoing = outgoing(messages);
+		List<byte[]> payloads = messages.stream().map(Message::payload).toList();
 		List<SendResult> results = this.schedule.add(this.topic, outgoing, payloads, dueAt.toEpochMilli());
 		for (SendResult result : results) {
 			if (!result.isStored()) {
 				throw (result.error() instanceof Exception ex) ? ex : new IllegalStateException(result.error());
 			}
 		}
+	}
+
+	@Override
+	public void schedule(List<Message<byte[]>> messages, Instant dueAt, Connection connection) throws SQLException {
+		this.schedule.insert(connection, this.topic, outgoing(messages), messages.stream().map(Message::payload).toList(),
+				dueAt.toEpochMilli());
+	}
+
+	private List<OutgoingMessage> outgoing(List<Message<byte[]>> messages) {
+		List<OutgoingMessage> outgoing = new ArrayList<>(messages.size());
+		for (Message<byte[]> message : messages) {
+			outgoing.add(new OutgoingMessage(message.key(), RetryQueue.headersOf(message, this.topic), message.payload()));
+		}
+		return outgoing;
 	}
 
 }

@@ -87,7 +87,18 @@ final class JdbcSchedule {
 		}
 	}
 
-	private Void insert(Connection connection, String topic, List<OutgoingMessage> messages, List<byte[]> payloads,
+	/**
+	 * Stores messages to deliver at a time on a connection of the caller's transaction, without
+	 * committing.
+	 * @param connection the connection
+	 * @param topic the topic
+	 * @param messages the messages
+	 * @param payloads their serialized payloads, in order
+	 * @param deliverAtMillis when they are due
+	 * @return nothing
+	 * @throws SQLException when they could not be stored
+	 */
+	Void insert(Connection connection, String topic, List<OutgoingMessage> messages, List<byte[]> payloads,
 			long deliverAtMillis) throws SQLException {
 		long now = this.clock.millis();
 		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + this.table

@@ -72,6 +72,7 @@ class ExactlyOnceClaimRaceTests {
 					})
 					.beforeStatement("INSERT INTO \\w+completions", otherInserted::countDown);
 				SliceListener listener = exactlyOnce.listener((slice) -> BatchResult.success());
+				listener.epochStarted(PARTITION, 1); // as the engine does after the assignment
 				CompletableFuture<BatchResult> first = CompletableFuture.supplyAsync(() -> deliver(listener, 0));
 				CompletableFuture<BatchResult> second = CompletableFuture.supplyAsync(() -> deliver(listener, 10));
 				assertThat(first.get(30, TimeUnit.SECONDS).isSuccess()).as("round " + round).isTrue();
@@ -111,7 +112,7 @@ class ExactlyOnceClaimRaceTests {
 					null, 0))
 			.toList();
 		try {
-			return listener.onSlice(slice);
+			return listener.onSlice(slice, 1);
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);

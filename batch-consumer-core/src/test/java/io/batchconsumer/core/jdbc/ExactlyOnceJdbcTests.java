@@ -328,6 +328,57 @@ class ExactlyOnceJdbcTests {
 		}
 	}
 
+	/**
+	 * A message handed to the retry queue, then a crash before the offset commit: the original is
+	 * delivered again by the next owner, the retry copy comes through the retry topic. Only one of
+	 * them may reach the listener. Before, the copy was stored in a transaction of its own and the
+	 * original got no mark, so both were processed: two rows.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void aRetryHandOffAndTheOriginalsMarkCommitTogether(TestDatabases.Kind kind) throws Exception {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			createRows(dataSource, settings);
+			send(transport, 0, 10);
+			Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
+			SliceListener listener = rowWriter(settings, (message) -> (message.topic().equals("jobs")
+					&& message.offset() == 3 && failedOnce.add(message.offset())) ? new ReportedFailure() : null);
+			ContainerOptions options = options("eo-retry").toBuilder().ordering(Ordering.UNORDERED)
+				.commitInterval(Duration.ofHours(1)).retryLevels("300ms").retryBlockingLimit(Duration.ZERO).build();
+			BatchContainer first = retryingContainer(transport, dataSource, settings, options, listener);
+			first.start();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 9
+						&& TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix() + "schedule") == 1);
+			}
+			finally {
+				assertThat(first.abort()).isTrue();
+			}
+			BatchContainer second = retryingContainer(transport, dataSource, settings, options, listener);
+			second.start();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> distinctRows(dataSource, settings) == 10
+						&& TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix() + "schedule") == 0);
+			}
+			finally {
+				assertThat(second.stop()).isTrue();
+			}
+			assertThat(rows(dataSource, settings)).as("rows of 10 messages").isEqualTo(10);
+		}
+	}
+
+	private static BatchContainer retryingContainer(JdbcTransport transport, DataSource dataSource, JdbcSettings settings,
+			ContainerOptions options, SliceListener listener) {
+		ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
+				new CompletionTable(settings.tablePrefix()));
+		return new BatchContainer(options, exactlyOnce.source(transport.createSource(options)),
+				exactlyOnce.listener(listener), exactlyOnce.deadLetterSink(transport.deadLetterSink(options)),
+				io.batchconsumer.core.ContainerObserver.NONE, null,
+				exactlyOnce.retryQueue(transport.retryQueue(options)), Clock.systemUTC());
+	}
+
 	private static long committed(BatchContainer container) {
 		return container.stats().partitions().stream().mapToLong((p) -> p.committedOffset()).max().orElse(-1);
 	}

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SliceListener;
@@ -37,6 +38,7 @@ import io.batchconsumer.core.exactlyonce.ExactlyOnce;
 import io.batchconsumer.core.exactlyonce.JdbcDeliveryTransaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -139,6 +141,24 @@ class ExactlyOnceKafkaDeadLetterTests extends SharedKafkaTransportTests {
 				new CompletionTable("bc_"));
 		return new BatchContainer(options, exactlyOnce.source(transport.createSource(options)),
 				exactlyOnce.listener(rowWriter(delivered)), exactlyOnce.deadLetterSink(sink));
+	}
+
+	/**
+	 * The retry topic is outside the marks' transaction: a kill between the hand-off and the mark
+	 * would process the message twice, so the combination is refused, naming the option.
+	 */
+	@Test
+	void theRetryQueueIsRefusedWithExactlyOnceNamingTheBlockingLimit() throws Exception {
+		try (HikariDataSource dataSource = h2("retry")) {
+			ContainerOptions options = KafkaTransportTests.options("eo-retry", "eo-dlq").retryLevels("1m")
+				.retryBlockingLimit(Duration.ofSeconds(1)).build();
+			ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
+					new CompletionTable("retry_"));
+			assertThatExceptionOfType(InvalidOptionException.class)
+				.isThrownBy(() -> exactlyOnce.retryQueue(transport.retryQueue(options)))
+				.satisfies((ex) -> assertThat(ex.option()).isEqualTo("retry.blocking-limit"))
+				.withMessageContaining("processing=exactly-once");
+		}
 	}
 
 	private static ContainerOptions options(String topic, String id) {

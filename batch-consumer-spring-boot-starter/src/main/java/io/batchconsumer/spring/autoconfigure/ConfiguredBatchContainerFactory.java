@@ -16,6 +16,7 @@ import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.MessageFilter;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Processing;
+import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.WorkerThreads;
@@ -96,23 +97,24 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		MessageCallInterceptor calls = messageCallsOf(options, method, sliceDecorators);
 		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter, calls);
 		DeadLetterSink sink = this.transport.deadLetterSink(options);
-		if (resolved.processing() == Processing.EXACTLY_ONCE) {
-			// Innermost: the transaction holds the listener's writes and the marks; decorators
-			// (observations) wrap the whole transaction.
-			ExactlyOnce exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options,
-					endpoint.method());
-			source = exactlyOnce.source(source);
-			listener = exactlyOnce.listener(listener);
-			sink = exactlyOnce.deadLetterSink(sink);
-		}
 		for (int i = sliceDecorators.size() - 1; i >= 0; i--) {
 			listener = sliceDecorators.get(i).decorate(options, listener);
 		}
 		try {
+			RetryQueue retryQueue = options.usesRetryQueue() ? this.transport.retryQueue(options) : null;
+			if (resolved.processing() == Processing.EXACTLY_ONCE) {
+				// Outermost, so that the engine hands it each delivery's partition epoch: the transaction
+				// holds the listener's writes (decorators included) and the marks.
+				ExactlyOnce exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options,
+						endpoint.method());
+				source = exactlyOnce.source(source);
+				listener = exactlyOnce.listener(listener);
+				sink = exactlyOnce.deadLetterSink(sink);
+				retryQueue = (retryQueue != null) ? exactlyOnce.retryQueue(retryQueue) : null;
+			}
 			return new BatchContainer(options, source, listener, sink,
 					CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads,
-					filterOf(options.id()), options.usesRetryQueue() ? this.transport.retryQueue(options) : null,
-					java.time.Clock.systemUTC());
+					filterOf(options.id()), retryQueue, java.time.Clock.systemUTC());
 		}
 		catch (InvalidOptionException ex) {
 			// A rule the engine checks once it has the transport (the retry queue and the ordering).

@@ -1,0 +1,58 @@
+package io.batchconsumer.core.exactlyonce;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.RetryQueue;
+
+/**
+ * Hands messages to the retry queue and marks the originals complete in one transaction, so that
+ * after a kill either the original is delivered again (no copy, no mark) or only the copy is (both
+ * committed). Messages marked already are not handed over again.
+ *
+ * <p>Threading: thread-safe; called by workers.
+ */
+final class CompletingRetryQueue implements RetryQueue {
+
+	private final ExactlyOnce exactlyOnce;
+
+	private final TransactionalRetryQueue delegate;
+
+	CompletingRetryQueue(ExactlyOnce exactlyOnce, TransactionalRetryQueue delegate) {
+		this.exactlyOnce = exactlyOnce;
+		this.delegate = delegate;
+	}
+
+	@Override
+	public String topic() {
+		return this.delegate.topic();
+	}
+
+	/** Outside the engine: messages of the partition's current epoch. */
+	@Override
+	public void schedule(List<Message<byte[]>> messages, Instant dueAt) throws Exception {
+		schedule(messages, dueAt, this.exactlyOnce.currentEpoch(messages.get(0).topicPartition()));
+	}
+
+	@Override
+	public void schedule(List<Message<byte[]>> messages, Instant dueAt, long epoch) throws Exception {
+		CompletionMarks marks = this.exactlyOnce.marksFor(messages.get(0).topicPartition(), epoch);
+		List<Message<byte[]>> fresh = new ArrayList<>(messages.size());
+		for (Message<byte[]> message : messages) {
+			if (!marks.isMarked(message.offset())) {
+				fresh.add(message);
+			}
+		}
+		if (fresh.isEmpty()) {
+			return;
+		}
+		this.exactlyOnce.commit(marks, fresh.get(0).topicPartition(), ExactlyOnceListener.offsetsOf(fresh),
+				(connection) -> {
+					this.delegate.schedule(fresh, dueAt, connection);
+					return null;
+				});
+	}
+
+}
