@@ -124,6 +124,20 @@ public interface MessageSource extends AutoCloseable {
 	}
 
 	/**
+	 * Where the positions this source reads belong: its transport and cluster, such as
+	 * {@code kafka:<cluster id>}. Exactly-once processing keeps its completion marks apart per
+	 * origin, so a mark made for one source never finishes a message of another whose topic,
+	 * partition and offset look the same (a service moved from its database to Kafka). Called on the
+	 * owner thread when the first partitions are assigned; may ask the broker once. The default, the
+	 * empty origin, is the JDBC transport's, whose positions belong to the database of the marks.
+	 * @return the origin, or {@code ""}
+	 * @throws SourceUnavailableException when it cannot be learnt now
+	 */
+	default String origin() {
+		return "";
+	}
+
+	/**
 	 * Makes a blocked or the next {@link #poll} return at once. Safe from any thread.
 	 */
 	void wakeup();

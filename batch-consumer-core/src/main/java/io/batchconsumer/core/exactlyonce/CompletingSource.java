@@ -157,6 +157,11 @@ final class CompletingSource implements MessageSource {
 	}
 
 	@Override
+	public String origin() {
+		return this.delegate.origin();
+	}
+
+	@Override
 	public Map<TopicPartition, Long> endOffsets() {
 		return this.delegate.endOffsets();
 	}

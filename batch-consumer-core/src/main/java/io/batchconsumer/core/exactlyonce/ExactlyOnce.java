@@ -64,6 +64,12 @@ public final class ExactlyOnce {
 
 	private final MarkCleaner cleaner;
 
+	/** The source whose origin names the marks ({@link #markGroup}); set once, before the container starts. */
+	private volatile MessageSource originSource;
+
+	/** The group of the marks, learnt at the first claim; guarded by {@code this} while {@code null}. */
+	private volatile String markGroup;
+
 	/**
 	 * Exactly-once processing with the default retention of deletable marks.
 	 * @param options the container's options (its group)
@@ -110,6 +116,7 @@ public final class ExactlyOnce {
 	 * @return the source to give the container
 	 */
 	public MessageSource source(MessageSource source) {
+		this.originSource = source;
 		return new CompletingSource(this, source);
 	}
 
@@ -160,8 +167,24 @@ public final class ExactlyOnce {
 		return (epoch != null) ? epoch : -1;
 	}
 
-	String group() {
-		return this.group;
+	/**
+	 * The group as the marks are stored under it: the consumer group, followed by the source's
+	 * origin ({@link MessageSource#origin()}) when it has one, {@code billing@kafka:<cluster id>}.
+	 * Learnt from the source at the first claim, which fails while the origin cannot be learnt.
+	 * @return the group of the marks
+	 */
+	String markGroup() {
+		String known = this.markGroup;
+		if (known != null) {
+			return known;
+		}
+		synchronized (this) {
+			if (this.markGroup == null) {
+				String origin = (this.originSource != null) ? this.originSource.origin() : "";
+				this.markGroup = origin.isEmpty() ? this.group : this.group + "@" + origin;
+			}
+			return this.markGroup;
+		}
 	}
 
 	DeliveryTransaction transaction() {
@@ -263,7 +286,7 @@ public final class ExactlyOnce {
 	private CompletionMarks claimAndLoad(TopicPartition partition, long floor, long partitionEpoch) {
 		long epoch;
 		try (Connection connection = this.dataSource.getConnection()) {
-			epoch = this.table.claim(connection, this.group, partition);
+			epoch = this.table.claim(connection, markGroup(), partition);
 		}
 		catch (SQLException ex) {
 			throw new SourceUnavailableException("Claiming " + partition + " in the completion table failed: "
@@ -278,7 +301,7 @@ public final class ExactlyOnce {
 	/** Reads the marks at or above the floor into the given ones; settles their uncertain rows. */
 	private void reloadNow(TopicPartition partition, CompletionMarks into) {
 		try (Connection connection = this.dataSource.getConnection()) {
-			into.addAll(this.table.load(connection, this.group, partition, Math.max(into.floor(), 0)));
+			into.addAll(this.table.load(connection, markGroup(), partition, Math.max(into.floor(), 0)));
 		}
 		catch (SQLException ex) {
 			throw new SourceUnavailableException("Reading the completion marks of " + partition + " failed: "
@@ -309,7 +332,7 @@ public final class ExactlyOnce {
 		try {
 			T result = this.transaction.execute((connection) -> {
 				T value = work.run(connection);
-				this.table.mark(connection, this.group, partition, rows, marks.epoch());
+				this.table.mark(connection, markGroup(), partition, rows, marks.epoch());
 				committing.set(true);
 				return value;
 			});
@@ -396,7 +419,7 @@ public final class ExactlyOnce {
 	int deleteBelow(TopicPartition partition, long position) throws SQLException {
 		try (Connection connection = this.dataSource.getConnection()) {
 			boolean autoCommit = connection.getAutoCommit();
-			int deleted = this.table.deleteBelow(connection, this.group, partition, position);
+			int deleted = this.table.deleteBelow(connection, markGroup(), partition, position);
 			if (!autoCommit) {
 				connection.commit();
 			}

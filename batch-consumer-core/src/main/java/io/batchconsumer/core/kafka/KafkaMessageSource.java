@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -83,6 +84,9 @@ public final class KafkaMessageSource implements MessageSource {
 
 	private RebalanceListener listener;
 
+	/** The cluster's origin for exactly-once marks; asked on the owner thread. */
+	private final Supplier<String> origin;
+
 	/**
 	 * Creates a source on a consumer that was configured by {@link KafkaConfigs#consumer}.
 	 * @param options the container's options
@@ -90,7 +94,7 @@ public final class KafkaMessageSource implements MessageSource {
 	 * @param unreadableSink where records that cannot be deserialized go, or {@code null} to log and skip them
 	 */
 	KafkaMessageSource(ContainerOptions options, Consumer<String, byte[]> consumer, DeadLetterSink unreadableSink) {
-		this(options, consumer, unreadableSink, BrokerSilence.limit(Map.of()));
+		this(options, consumer, unreadableSink, BrokerSilence.limit(Map.of()), () -> "kafka:");
 	}
 
 	/**
@@ -99,14 +103,22 @@ public final class KafkaMessageSource implements MessageSource {
 	 * @param consumer the consumer, which this source owns and closes
 	 * @param unreadableSink where records that cannot be deserialized go, or {@code null} to log and skip them
 	 * @param silenceLimit how long no broker may answer before the source reports itself unavailable
+	 * @param origin the cluster's origin ({@link #origin()})
 	 */
 	KafkaMessageSource(ContainerOptions options, Consumer<String, byte[]> consumer, DeadLetterSink unreadableSink,
-			Duration silenceLimit) {
+			Duration silenceLimit, Supplier<String> origin) {
+		this.origin = origin;
 		this.options = options;
 		this.consumer = consumer;
 		this.unreadable = new UnreadableRecords(options, consumer, unreadableSink);
 		this.wakeups = new WakeupGate(consumer);
 		this.silence = new BrokerSilence(silenceLimit, System.nanoTime());
+	}
+
+	/** {@code kafka:<cluster id>}, asked of the cluster once per transport. */
+	@Override
+	public String origin() {
+		return this.origin.get();
 	}
 
 	@Override

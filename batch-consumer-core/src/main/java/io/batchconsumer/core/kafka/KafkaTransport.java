@@ -5,6 +5,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -14,6 +17,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetters;
 import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.SourceUnavailableException;
 import io.batchconsumer.core.Transport;
 
 /**
@@ -69,6 +73,9 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 
 	private final SharedClients clients;
 
+	/** {@code kafka:<cluster id>}, learnt once; guarded by {@code this}. */
+	private String origin;
+
 	private final DeadLetterTopics deadLetterTopics;
 
 	private final KafkaBatchProducer producer;
@@ -117,7 +124,28 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
 				new ByteArrayDeserializer());
 		return new KafkaMessageSource(options, consumer, options.deadLetterEnabled() ? deadLetterSink(options) : null,
-				BrokerSilence.limit(config));
+				BrokerSilence.limit(config), this::origin);
+	}
+
+	/**
+	 * The origin of this transport's positions, {@code kafka:<cluster id>}: asked of the cluster the
+	 * first time and kept.
+	 * @throws SourceUnavailableException when the cluster does not answer in time
+	 */
+	private synchronized String origin() {
+		if (this.origin == null) {
+			try {
+				this.origin = "kafka:" + this.clients.admin().describeCluster().clusterId().get(10, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new SourceUnavailableException("Interrupted while asking the Kafka cluster for its id", ex);
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				throw new SourceUnavailableException("The Kafka cluster did not tell its id: " + ex, ex);
+			}
+		}
+		return this.origin;
 	}
 
 	@Override

@@ -36,6 +36,9 @@ import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.exactlyonce.CompletionTable;
 import io.batchconsumer.core.exactlyonce.ExactlyOnce;
 import io.batchconsumer.core.exactlyonce.JdbcDeliveryTransaction;
+import io.batchconsumer.core.jdbc.JdbcSettings;
+import io.batchconsumer.core.jdbc.JdbcTransport;
+import io.batchconsumer.core.jdbc.SchemaInitialization;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -57,6 +60,7 @@ class ExactlyOnceKafkaDeadLetterTests extends SharedKafkaTransportTests {
 	static void createTopics() throws Exception {
 		broker.createTopic("eo-dlq", 1);
 		broker.createTopic("eo-dlq-twice", 1);
+		broker.createTopic("eo-switch", 1);
 	}
 
 	/**
@@ -161,6 +165,49 @@ class ExactlyOnceKafkaDeadLetterTests extends SharedKafkaTransportTests {
 		}
 	}
 
+	/**
+	 * A service moves from its database to Kafka with the same group and the same database: the JDBC
+	 * transport's marks of topic {@code eo-switch} partition 0 offsets 0-19 look like the Kafka
+	 * topic's. Before, they finished every Kafka message without the listener (20 rows, expected 40).
+	 */
+	@Test
+	void theMarksOfTheJdbcTransportNeverFinishAMessageOfKafka() throws Exception {
+		try (HikariDataSource dataSource = h2("switch")) {
+			Queue<String> delivered = new ConcurrentLinkedQueue<>();
+			ContainerOptions jdbcOptions = KafkaTransportTests.options("switch-db", "eo-switch").group("invoicing")
+				.build();
+			try (JdbcTransport jdbc = new JdbcTransport(dataSource, JdbcSettings.defaults().withQueuesPerTopic(1)
+				.withInitializeSchema(SchemaInitialization.ALWAYS))) {
+				jdbc.producer().sendBatchOrThrow("eo-switch",
+						java.util.stream.IntStream.range(0, 20).mapToObj((i) -> (Object) ("db-" + i)).toList());
+				ExactlyOnce exactlyOnce = new ExactlyOnce(jdbcOptions, new JdbcDeliveryTransaction(dataSource),
+						dataSource, new CompletionTable("bc_"));
+				BatchContainer onDatabase = new BatchContainer(jdbcOptions,
+						exactlyOnce.source(jdbc.createSource(jdbcOptions)), exactlyOnce.listener(rowWriter(delivered)),
+						exactlyOnce.deadLetterSink(jdbc.deadLetterSink(jdbcOptions)));
+				onDatabase.start();
+				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource) == 20);
+				assertThat(onDatabase.stop()).isTrue();
+			}
+			send("eo-switch", 20, 40); // offsets 0-19, none of them the poison
+			ContainerOptions kafkaOptions = KafkaTransportTests.options("switch-kafka", "eo-switch").group("invoicing")
+				.build();
+			ExactlyOnce exactlyOnce = new ExactlyOnce(kafkaOptions, new JdbcDeliveryTransaction(dataSource), dataSource,
+					new CompletionTable("bc_"));
+			BatchContainer onKafka = new BatchContainer(kafkaOptions, exactlyOnce.source(transport.createSource(kafkaOptions)),
+					exactlyOnce.listener(rowWriter(delivered)), exactlyOnce.deadLetterSink(transport.deadLetterSink(kafkaOptions)));
+			onKafka.start();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource) == 40);
+			}
+			finally {
+				assertThat(onKafka.stop()).isTrue();
+			}
+			assertThat(delivered).filteredOn((payload) -> payload.startsWith("m-")).hasSize(20);
+			assertThat(markGroups(dataSource)).containsExactlyInAnyOrder("invoicing", "invoicing@" + kafkaOrigin());
+		}
+	}
+
 	private static ContainerOptions options(String topic, String id) {
 		return KafkaTransportTests.options(id, topic).consumerBatchSize(1).threadSize(2).retryMaxAttempts(2).build();
 	}
@@ -224,8 +271,30 @@ class ExactlyOnceKafkaDeadLetterTests extends SharedKafkaTransportTests {
 	}
 
 	private static boolean marked(DataSource dataSource, String topic, long offset) {
-		return new CompletionTable("bc_").marks(dataSource, "group-" + topic, new TopicPartition(topic, 0))
+		return new CompletionTable("bc_")
+			.marks(dataSource, "group-" + topic + "@" + kafkaOrigin(), new TopicPartition(topic, 0))
 			.contains(offset);
+	}
+
+	/** Marks of a Kafka source are stored under the group followed by {@code @kafka:<cluster id>}. */
+	private static String kafkaOrigin() {
+		try (Admin admin = Admin.create(broker.clientProperties())) {
+			return "kafka:" + admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static List<String> markGroups(DataSource dataSource) throws SQLException {
+		List<String> groups = new ArrayList<>();
+		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SELECT DISTINCT group_id FROM bc_completions")) {
+			while (rs.next()) {
+				groups.add(rs.getString(1));
+			}
+		}
+		return groups;
 	}
 
 	private static int rows(DataSource dataSource) {
