@@ -438,7 +438,7 @@ class RocketMqTransportTests {
 		}
 		String deadLetters = transport.deadLetterSink(options).topic();
 		assertThat(deadLetters).isEqualTo("%DLQ%" + options.group());
-		List<MessageExt> dead = readAll(deadLetters, 4);
+		List<MessageExt> dead = readAll(rocketMq.nameServer(), deadLetters, 4);
 		assertThat(dead).hasSize(4).allSatisfy((message) -> {
 			String body = new String(message.getBody(), StandardCharsets.UTF_8);
 			assertThat(body).startsWith("poison-");
@@ -569,9 +569,9 @@ class RocketMqTransportTests {
 	}
 
 	/** Reads every message of a topic from the start with a plain lite pull consumer. */
-	private static List<MessageExt> readAll(String topic, int expected) throws Exception {
+	static List<MessageExt> readAll(String nameServer, String topic, int expected) throws Exception {
 		DefaultLitePullConsumer reader = new DefaultLitePullConsumer("reader-" + System.nanoTime());
-		reader.setNamesrvAddr(rocketMq.nameServer());
+		reader.setNamesrvAddr(nameServer);
 		reader.setInstanceName("reader-" + System.nanoTime());
 		reader.start();
 		List<MessageExt> read = new ArrayList<>();
