@@ -40,14 +40,21 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  * directory. RocketMQ's dependencies are optional in this module: a module that uses this class
  * declares {@code rocketmq-client}, {@code rocketmq-namesrv} and {@code rocketmq-broker} itself.
  *
- * <p>Threading: {@link #instance()} is synchronized; the controllers and the admin producer are
- * thread-safe.
+ * <p>{@link #withoutTopicAutoCreation()} is a second pair of the same kind whose broker runs as
+ * operators run it, with {@code autoCreateTopicEnable=false}: no topic exists unless it was created
+ * (the route of {@code TBW102} is not published). It is started only by the tests that need it and
+ * shut down by a hook of its own, which the JVM runs beside the first one's.
+ *
+ * <p>Threading: {@link #instance()} and {@link #withoutTopicAutoCreation()} are synchronized; the
+ * controllers and the admin producer are thread-safe.
  */
 public final class SharedRocketMq {
 
 	private static final String LOOPBACK = "127.0.0.1";
 
 	private static SharedRocketMq instance;
+
+	private static SharedRocketMq withoutAutoCreation;
 
 	private final NamesrvController nameServer;
 
@@ -60,7 +67,7 @@ public final class SharedRocketMq {
 	/** A producer used as an admin client: it reads routes as applications do. */
 	private final DefaultMQProducer admin;
 
-	private SharedRocketMq(Path directory) throws Exception {
+	private SharedRocketMq(Path directory, boolean autoCreateTopics) throws Exception {
 		int nameServerPort = freePort();
 		NamesrvConfig namesrvConfig = new NamesrvConfig();
 		namesrvConfig.setKvConfigPath(directory.resolve("namesrv/kv.json").toString());
@@ -69,10 +76,10 @@ public final class SharedRocketMq {
 		this.nameServer.initialize();
 		this.nameServer.start();
 		this.nameServerAddress = LOOPBACK + ":" + nameServerPort;
-		this.broker = startBroker(directory, this.nameServerAddress, this.pullFaults);
+		this.broker = startBroker(directory, this.nameServerAddress, this.pullFaults, autoCreateTopics);
 		this.admin = new DefaultMQProducer("shared-rocketmq-admin");
 		this.admin.setNamesrvAddr(this.nameServerAddress);
-		this.admin.setInstanceName("shared-rocketmq-admin");
+		this.admin.setInstanceName("shared-rocketmq-admin-" + nameServerPort);
 		this.admin.setSendMsgTimeout(30_000);
 		this.admin.start();
 		awaitTrue("the broker to register", () -> {
@@ -81,15 +88,15 @@ public final class SharedRocketMq {
 		});
 	}
 
-	private static BrokerController startBroker(Path directory, String nameServer, PullFaults pullFaults)
-			throws Exception {
+	private static BrokerController startBroker(Path directory, String nameServer, PullFaults pullFaults,
+			boolean autoCreateTopics) throws Exception {
 		BrokerConfig config = new BrokerConfig();
 		config.setBrokerName("shared-broker");
 		config.setBrokerClusterName("batch-consumer-tests");
 		config.setNamesrvAddr(nameServer);
 		config.setBrokerIP1(LOOPBACK);
 		config.setBrokerIP2(LOOPBACK);
-		config.setAutoCreateTopicEnable(true);
+		config.setAutoCreateTopicEnable(autoCreateTopics);
 		config.setEnablePropertyFilter(true);
 		MessageStoreConfig store = new MessageStoreConfig();
 		store.setStorePathRootDir(directory.resolve("store").toString());
@@ -123,17 +130,35 @@ public final class SharedRocketMq {
 	 */
 	public static synchronized SharedRocketMq instance() {
 		if (instance == null) {
-			try {
-				Path base = Files.isDirectory(Path.of("target")) ? Path.of("target")
-						: Path.of(System.getProperty("java.io.tmpdir"));
-				instance = new SharedRocketMq(Files.createTempDirectory(base, "rocketmq-").toAbsolutePath());
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException("RocketMQ did not start", ex);
-			}
-			Runtime.getRuntime().addShutdownHook(new Thread(instance::shutdown, "shared-rocketmq-stop"));
+			instance = start(true, "shared-rocketmq-stop");
 		}
 		return instance;
+	}
+
+	/**
+	 * A second running name server and broker whose broker creates no topic by itself
+	 * ({@code autoCreateTopicEnable=false}), started on the first call.
+	 * @return them
+	 */
+	public static synchronized SharedRocketMq withoutTopicAutoCreation() {
+		if (withoutAutoCreation == null) {
+			withoutAutoCreation = start(false, "shared-rocketmq-strict-stop");
+		}
+		return withoutAutoCreation;
+	}
+
+	private static SharedRocketMq start(boolean autoCreateTopics, String stopThreadName) {
+		SharedRocketMq started;
+		try {
+			Path base = Files.isDirectory(Path.of("target")) ? Path.of("target")
+					: Path.of(System.getProperty("java.io.tmpdir"));
+			started = new SharedRocketMq(Files.createTempDirectory(base, "rocketmq-").toAbsolutePath(), autoCreateTopics);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("RocketMQ did not start", ex);
+		}
+		Runtime.getRuntime().addShutdownHook(new Thread(started::shutdown, stopThreadName));
+		return started;
 	}
 
 	/**

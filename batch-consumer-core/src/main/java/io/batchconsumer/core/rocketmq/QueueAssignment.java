@@ -17,10 +17,11 @@ import io.batchconsumer.core.TopicPartition;
 /**
  * Tells the engine which queues it has, on the owner thread, as Kafka's rebalance callbacks do:
  * revocations posted by the {@link RebalanceGate} are drained and committed
- * ({@link RebalanceListener#onRevoked}) while the client still holds the queues; queues the client
- * holds and the engine does not know are assigned before any of their messages is returned;
- * queues the client let go without a revocation (the gate stopped waiting) are lost and commit
- * nothing.
+ * ({@link RebalanceListener#onRevoked}) while the client still holds the queues, and stay the
+ * client's until it drops them (never assigned again in between, their cached batches dropped);
+ * queues the client holds and the engine does not know are assigned before any of their messages
+ * is returned; queues the client let go without a revocation (the gate stopped waiting) are lost
+ * and commit nothing.
  *
  * <p>Threading: owner thread only; the client's state is read through its synchronized methods.
  */
@@ -61,7 +62,11 @@ final class QueueAssignment {
 						this.listener.onRevoked(partitions(leaving));
 					}
 					finally {
-						this.gate.release(leaving);
+						// Handed over, so that the client's cached batches and listing of them until it
+						// drops them make no new assignment; released when the rebalance stopped waiting.
+						if (!revocation.answer(() -> this.gate.handOver(leaving))) {
+							this.gate.release(leaving);
+						}
 						this.positions.forget(leaving);
 					}
 				}
@@ -103,7 +108,9 @@ final class QueueAssignment {
 		Set<MessageQueue> current = new HashSet<>(assignment());
 		Set<MessageQueue> held = this.gate.held();
 		List<MessageQueue> lost = held.stream().filter((queue) -> !current.contains(queue)).toList();
-		List<MessageQueue> added = current.stream().filter((queue) -> !held.contains(queue)).toList();
+		List<MessageQueue> added = current.stream()
+			.filter((queue) -> !held.contains(queue) && !this.gate.handingOver(queue))
+			.toList();
 		if (!lost.isEmpty()) {
 			try {
 				this.listener.onLost(partitions(lost));

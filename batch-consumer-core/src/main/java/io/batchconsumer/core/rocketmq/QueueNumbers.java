@@ -2,6 +2,7 @@ package io.batchconsumer.core.rocketmq;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.rocketmq.common.message.MessageQueue;
 
@@ -14,7 +15,8 @@ import io.batchconsumer.core.TopicPartition;
  * 0..1023 (its queue ids), the second 1024..2047, and so on. With one broker (or one broker
  * per topic) the partition is the queue id.
  *
- * <p>Threading: thread-safe (concurrent maps); shared by the transport's sources and producer.
+ * <p>Threading: thread-safe (concurrent maps, an atomic block counter); shared by the transport's
+ * sources, producer and dead-letter sinks, which may meet new brokers at the same moment.
  */
 final class QueueNumbers {
 
@@ -22,6 +24,9 @@ final class QueueNumbers {
 	static final int QUEUES_PER_BROKER = 1024;
 
 	private final Map<String, Integer> brokers = new ConcurrentHashMap<>();
+
+	/** The next broker's block: {@code computeIfAbsent} calls it once per broker, so no two share one. */
+	private final AtomicInteger nextBroker = new AtomicInteger();
 
 	private final Map<TopicPartition, MessageQueue> queues = new ConcurrentHashMap<>();
 
@@ -50,7 +55,7 @@ final class QueueNumbers {
 	 * @return the partition
 	 */
 	TopicPartition partition(String clientTopic, String brokerName, int queueId) {
-		int broker = this.brokers.computeIfAbsent(brokerName, (name) -> this.brokers.size());
+		int broker = this.brokers.computeIfAbsent(brokerName, (name) -> this.nextBroker.getAndIncrement());
 		return new TopicPartition(this.names.unwrap(clientTopic), broker * QUEUES_PER_BROKER + queueId);
 	}
 

@@ -31,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * rebalance goes on: the queue's commit then fails as lost, and its uncommitted messages are
  * delivered again to the new owner (at-least-once).
  *
+ * <p>A queue the owner gave up on time is <em>handed over</em> until the client reports that it
+ * dropped it ({@link #messageQueueChanged}): in between the client still lists it and may still
+ * return a batch it had cached for it, and neither may make it the engine's queue again.
+ *
  * <p>Threading: {@link #allocate} and {@link #messageQueueChanged} run on the client's rebalance
  * thread; {@link #takeRevocation}, {@link #hold} and {@link #release} on the owner thread. The
  * held set is concurrent because the rebalance thread reads it; revocations are handed over in a
@@ -48,6 +52,9 @@ final class RebalanceGate implements AllocateMessageQueueStrategy, MessageQueueL
 
 	/** The queues the engine holds; written by the owner thread, read by the rebalance thread. */
 	private final Set<MessageQueue> held = ConcurrentHashMap.newKeySet();
+
+	/** Queues revoked in time that the client has not dropped yet; added by the owner, removed by the rebalance thread. */
+	private final Set<MessageQueue> handedOver = ConcurrentHashMap.newKeySet();
 
 	private final ConcurrentLinkedQueue<Revocation> revocations = new ConcurrentLinkedQueue<>();
 
@@ -87,7 +94,7 @@ final class RebalanceGate implements AllocateMessageQueueStrategy, MessageQueueL
 		this.revocations.add(revocation);
 		this.wakeOwner.run();
 		try {
-			if (!revocation.done.await(this.waitNanos, TimeUnit.NANOSECONDS) && !this.closed) {
+			if (!revocation.await(this.waitNanos) && !this.closed) {
 				logger.warn("Rebalance gave up waiting for the drain of {}; their uncommitted messages are delivered again",
 						revocation.queues);
 			}
@@ -98,10 +105,12 @@ final class RebalanceGate implements AllocateMessageQueueStrategy, MessageQueueL
 	}
 
 	/**
-	 * Told by the client after it changed its assignment (on the rebalance thread).
+	 * Told by the client after it changed its assignment (on the rebalance thread): the queues of
+	 * the topic it no longer holds are dropped, so those handed over are gone for good.
 	 */
 	@Override
 	public void messageQueueChanged(String topic, Set<MessageQueue> mqAll, Set<MessageQueue> mqAssigned) {
+		this.handedOver.removeIf((queue) -> queue.getTopic().equals(topic) && !mqAssigned.contains(queue));
 		changed();
 		this.wakeOwner.run();
 	}
@@ -165,6 +174,27 @@ final class RebalanceGate implements AllocateMessageQueueStrategy, MessageQueueL
 		queues.forEach(this.held::remove);
 	}
 
+	/**
+	 * Records that the engine gave these queues up on a revocation the rebalance still waits for:
+	 * the client drops them next.
+	 * @param queues revoked queues
+	 */
+	void handOver(Iterable<MessageQueue> queues) {
+		for (MessageQueue queue : queues) {
+			this.handedOver.add(queue);
+			this.held.remove(queue);
+		}
+	}
+
+	/**
+	 * Whether a queue was revoked and the client has not dropped it yet.
+	 * @param queue a queue
+	 * @return whether it is handed over
+	 */
+	boolean handingOver(MessageQueue queue) {
+		return this.handedOver.contains(queue);
+	}
+
 	/** Lets every waiting and future rebalance go on at once (the source is closing). */
 	void close() {
 		this.closed = true;
@@ -186,6 +216,9 @@ final class RebalanceGate implements AllocateMessageQueueStrategy, MessageQueueL
 
 		private final CountDownLatch done = new CountDownLatch(1);
 
+		/** Guarded by {@code this}: whether the rebalance thread still waits for the answer. */
+		private boolean awaited = true;
+
 		Revocation(List<MessageQueue> queues) {
 			this.queues = List.copyOf(queues);
 		}
@@ -193,6 +226,33 @@ final class RebalanceGate implements AllocateMessageQueueStrategy, MessageQueueL
 		/** Lets the rebalance go on. */
 		void done() {
 			this.done.countDown();
+		}
+
+		/**
+		 * Runs the hand-over of the drained queues and lets the rebalance go on, if the rebalance
+		 * still waits: then the client drops the queues only after the hand-over.
+		 * @param handOver what to do before the rebalance goes on
+		 * @return whether it ran; {@code false} when the rebalance stopped waiting
+		 */
+		synchronized boolean answer(Runnable handOver) {
+			if (!this.awaited) {
+				return false;
+			}
+			handOver.run();
+			this.done.countDown();
+			return true;
+		}
+
+		/** Waits for the answer; afterwards {@link #answer} no longer runs anything. */
+		private boolean await(long nanos) throws InterruptedException {
+			try {
+				return this.done.await(nanos, TimeUnit.NANOSECONDS);
+			}
+			finally {
+				synchronized (this) {
+					this.awaited = false;
+				}
+			}
 		}
 
 	}

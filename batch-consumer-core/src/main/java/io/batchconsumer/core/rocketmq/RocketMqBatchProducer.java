@@ -12,6 +12,7 @@ import java.util.function.Function;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,12 @@ import io.batchconsumer.core.SendResult;
  *
  * <p>{@link #sendOneWayBatch} sends each message one-way (no acknowledgement), keyed ones to their
  * key's queue; failures the client sees are logged and counted.
+ *
+ * <p>Headers travel as RocketMQ user properties. A header named like one of RocketMQ's own
+ * properties ({@code KEYS}, {@code TAGS}, {@code DELAY}, ... — {@code MessageConst.STRING_HASH_SET})
+ * or whose name is blank or holds RocketMQ's property separators (characters 1 and 2) cannot be
+ * carried: both methods throw an {@link IllegalArgumentException} that names it, before any
+ * message of the list is sent.
  *
  * <p>Threading: thread-safe; the failure counter is a {@link LongAdder}.
  */
@@ -180,6 +187,18 @@ public final class RocketMqBatchProducer implements BatchProducer {
 		return queues.get(Math.floorMod(key.hashCode(), queues.size()));
 	}
 
+	private static void checkHeaderName(String name) {
+		if (MessageConst.STRING_HASH_SET.contains(name)) {
+			throw new IllegalArgumentException("Header '" + name + "' cannot be sent to RocketMQ: it is the name of one of"
+					+ " RocketMQ's own message properties; rename it (a key goes in OutgoingMessage.key, a tag in its tag)");
+		}
+		if (name.isBlank() || name.indexOf(1) >= 0 || name.indexOf(2) >= 0) {
+			throw new IllegalArgumentException("Header '" + RocketMqMessages.propertyValue(name)
+					+ "' cannot be sent to RocketMQ: a property name must not be blank or hold the characters 1 and 2");
+		}
+	}
+
+	/** Every record of the list, built before any is sent: a message that cannot be sent stops them all. */
 	private List<Message> records(String topic, List<?> messages) {
 		Objects.requireNonNull(topic, "topic");
 		String clientTopic = this.names.wrap(topic);
@@ -194,6 +213,7 @@ public final class RocketMqBatchProducer implements BatchProducer {
 			}
 			RocketMqMessages.tag(record, message.tag());
 			message.headers().forEach((name, value) -> {
+				checkHeaderName(name);
 				if (value != null && !value.isBlank()) {
 					record.putUserProperty(name, RocketMqMessages.propertyValue(value));
 				}

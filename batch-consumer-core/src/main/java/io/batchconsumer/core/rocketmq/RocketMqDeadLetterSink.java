@@ -1,5 +1,8 @@
 package io.batchconsumer.core.rocketmq;
 
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -19,8 +22,10 @@ import io.batchconsumer.core.Message;
  * <li>{@code bc-error-class}, {@code bc-error-message} — the last failure.</li>
  * </ul>
  * {@link #send} returns only when the broker reported {@code SEND_OK} and throws otherwise, so the
- * engine keeps the message uncommitted and tries again. The broker creates the topic on first use
- * when {@code autoCreateTopicEnable} is on; otherwise create it beside the group.
+ * engine keeps the message uncommitted and tries again. A write that finds the topic missing (a
+ * broker with {@code autoCreateTopicEnable=false}) has it created on the broker of the original
+ * queue, as that broker would for a RocketMQ consumer's send-back ({@link DeadLetterTopic}), and
+ * writes there.
  *
  * <p>Threading: thread-safe; workers call it concurrently over the shared producer.
  */
@@ -56,10 +61,13 @@ public final class RocketMqDeadLetterSink implements DeadLetterSink {
 
 	private final String topic;
 
+	private final DeadLetterTopic creator;
+
 	RocketMqDeadLetterSink(SharedProducer producer, QueueNumbers numbers, String clientTopic) {
 		this.producer = producer;
 		this.numbers = numbers;
 		this.topic = clientTopic;
+		this.creator = new DeadLetterTopic(producer, clientTopic);
 	}
 
 	/**
@@ -96,10 +104,24 @@ public final class RocketMqDeadLetterSink implements DeadLetterSink {
 		if (!deadLetter.errorMessage().isEmpty()) {
 			record.putUserProperty(ERROR_MESSAGE, RocketMqMessages.propertyValue(deadLetter.errorMessage()));
 		}
-		SendResult result = this.producer.get().send(record);
+		SendResult result = write(record, queue);
 		if (result.getSendStatus() != SendStatus.SEND_OK) {
 			throw new IllegalStateException("Dead letter of " + message + " to " + this.topic + " was not stored safely: "
 					+ result.getSendStatus());
+		}
+	}
+
+	private SendResult write(org.apache.rocketmq.common.message.Message record, MessageQueue original)
+			throws Exception {
+		DefaultMQProducer client = this.producer.get();
+		try {
+			return client.send(record);
+		}
+		catch (MQClientException | MQBrokerException ex) {
+			if (!DeadLetterTopic.missing(ex)) {
+				throw ex;
+			}
+			return client.send(record, this.creator.createBeside(original, client.getSendMsgTimeout()));
 		}
 	}
 
