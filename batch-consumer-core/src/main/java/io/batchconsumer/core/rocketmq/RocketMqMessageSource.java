@@ -2,12 +2,14 @@ package io.batchconsumer.core.rocketmq;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.store.OffsetStore;
@@ -265,6 +267,21 @@ public final class RocketMqMessageSource implements MessageSource {
 	@Override
 	public Map<TopicPartition, Long> endOffsets() {
 		return (this.probe != null) ? this.probe.snapshot().endOffsets() : Map.of();
+	}
+
+	/**
+	 * {@code rocketmq:<name servers>[/<namespace>]}: the name server addresses, sorted, name the
+	 * cluster whose queue offsets this source reads.
+	 */
+	@Override
+	public String origin() {
+		RocketMqSettings settings = this.clients.settings();
+		String servers = Arrays.stream(settings.nameServer().split(";"))
+			.map(String::trim)
+			.filter((server) -> !server.isEmpty())
+			.sorted()
+			.collect(Collectors.joining(";"));
+		return "rocketmq:" + servers + ((settings.namespace() != null) ? "/" + settings.namespace() : "");
 	}
 
 	@Override
