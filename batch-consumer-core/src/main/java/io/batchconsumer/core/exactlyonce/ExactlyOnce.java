@@ -50,6 +50,9 @@ public final class ExactlyOnce {
 
 	private final DeliveryTransaction transaction;
 
+	/** Named when the retry queue is refused. */
+	private final Duration retryBlockingLimit;
+
 	private final DataSource dataSource;
 
 	private final CompletionTable table;
@@ -94,6 +97,7 @@ public final class ExactlyOnce {
 	public ExactlyOnce(ContainerOptions options, DeliveryTransaction transaction, DataSource dataSource,
 			CompletionTable table, Duration retention) {
 		this.group = options.group();
+		this.retryBlockingLimit = options.retryBlockingLimit();
 		this.transaction = transaction;
 		this.dataSource = dataSource;
 		this.table = table;
@@ -143,7 +147,7 @@ public final class ExactlyOnce {
 		if (queue instanceof TransactionalRetryQueue transactional) {
 			return new CompletingRetryQueue(this, transactional);
 		}
-		throw ContainerOption.RETRY_BLOCKING_LIMIT.invalid("is below a back-off of retry.backoff/retry.levels, so "
+		throw ContainerOption.RETRY_BLOCKING_LIMIT.invalid("(" + this.retryBlockingLimit + ") is below a back-off of retry.backoff/retry.levels, so "
 				+ "failed messages would go to the retry queue (topic " + queue.topic() + "), which processing=exactly-once "
 				+ "cannot do on this transport: the retry copy and the original's completion mark cannot commit in one "
 				+ "transaction, and a kill between the two would process the message twice. Raise "

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
@@ -38,6 +39,7 @@ import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
 import io.batchconsumer.spring.testing.InMemoryTransportConfiguration;
+import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -71,6 +73,23 @@ class ExactlyOnceAutoConfigurationTests {
 			.withPropertyValues("spring.datasource.url=jdbc:h2:file:" + this.dir.resolve("other").toAbsolutePath()
 					+ ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE")
 			.run((context) -> assertThat(rowsAfterSending(context)).isGreaterThan(40));
+	}
+
+	/** The retry topic cannot commit in the marks' transaction: refused at start-up, naming the options. */
+	@Test
+	void theRetryQueueOfKafkaIsRefusedNamingWhereEachOptionIsSet() {
+		this.runner().withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withUserConfiguration(AnnotatedListener.class)
+			.withPropertyValues("batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=" + SharedKafka.instance().bootstrap(),
+					"batch-consumer.auto-startup=false", "batch-consumer.listeners.annotated.ordering=unordered",
+					"batch-consumer.listeners.annotated.retry.levels=1m")
+			.run((context) -> assertThat(context).getFailure().rootCause()
+				.message()
+				.startsWith("batch-consumer.retry.blocking-limit (PT1S) is below a back-off of "
+						+ "batch-consumer.retry.backoff/batch-consumer.listeners.annotated.retry.levels, so failed messages "
+						+ "would go to the retry queue")
+				.contains("which processing=exactly-once cannot do on this transport")
+				.endsWith("or use the JDBC transport"));
 	}
 
 	@Test
