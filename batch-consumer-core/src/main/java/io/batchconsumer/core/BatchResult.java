@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 public final class BatchResult {
 
 	private static final BatchResult SUCCESS = new BatchResult(List.of(), new int[0], null, List.of(),
-			new Throwable[0]);
+			new Throwable[0], 0);
 
 	private final List<Message<?>> failedMessages;
 
@@ -35,13 +35,27 @@ public final class BatchResult {
 	/** The cause of each failed index by position in {@link #failedIndexes}; null entries take {@link #cause}. */
 	private final Throwable[] indexCauses;
 
+	/** Messages of the slice finished before this delivery, which the listener did not get. */
+	private final int completedBefore;
+
 	private BatchResult(List<Message<?>> failedMessages, int[] failedIndexes, Throwable cause,
-			List<Throwable> messageCauses, Throwable[] indexCauses) {
+			List<Throwable> messageCauses, Throwable[] indexCauses, int completedBefore) {
 		this.failedMessages = failedMessages;
 		this.failedIndexes = failedIndexes;
 		this.cause = cause;
 		this.messageCauses = messageCauses;
 		this.indexCauses = indexCauses;
+		this.completedBefore = completedBefore;
+	}
+
+	/**
+	 * How many messages of the slice were finished before this delivery and not handed to the
+	 * listener (exactly-once processing found their completion marks): the engine counts them as
+	 * completed before, not as successes of the listener.
+	 * @return the number, 0 unless set with {@link Builder#completedBefore(int)}
+	 */
+	public int completedBefore() {
+		return this.completedBefore;
 	}
 
 	/**
@@ -70,7 +84,7 @@ public final class BatchResult {
 	public static BatchResult failed(Collection<? extends Message<?>> failed, Throwable cause) {
 		Objects.requireNonNull(failed, "failed");
 		return failed.isEmpty() ? SUCCESS : new BatchResult(List.copyOf(failed), new int[0], cause, List.of(),
-				new Throwable[0]);
+				new Throwable[0], 0);
 	}
 
 	/**
@@ -80,7 +94,7 @@ public final class BatchResult {
 	 */
 	public static BatchResult failedAt(int... indexes) {
 		return (indexes.length == 0) ? SUCCESS
-				: new BatchResult(List.of(), indexes.clone(), null, List.of(), new Throwable[indexes.length]);
+				: new BatchResult(List.of(), indexes.clone(), null, List.of(), new Throwable[indexes.length], 0);
 	}
 
 	/**
@@ -91,7 +105,7 @@ public final class BatchResult {
 	 * @return the result
 	 */
 	public static BatchResult failedAt(int index, Throwable cause) {
-		return new BatchResult(List.of(), new int[] { index }, cause, List.of(), new Throwable[] { cause });
+		return new BatchResult(List.of(), new int[] { index }, cause, List.of(), new Throwable[] { cause }, 0);
 	}
 
 	/**
@@ -151,7 +165,7 @@ public final class BatchResult {
 		}
 		BatchResult resolved = builder.build();
 		return new BatchResult(resolved.failedMessages, new int[0], this.cause, resolved.messageCauses,
-				new Throwable[0]);
+				new Throwable[0], this.completedBefore);
 	}
 
 	private <T> Throwable ownCauseOf(List<Message<T>> slice, Message<T> message) {
@@ -217,7 +231,23 @@ public final class BatchResult {
 
 		private final List<Throwable> indexCauses = new ArrayList<>();
 
+		private int completedBefore;
+
 		private Builder() {
+		}
+
+		/**
+		 * Adds messages of the slice that were finished before this delivery and not handed to the
+		 * listener ({@link BatchResult#completedBefore()}).
+		 * @param count how many
+		 * @return this builder
+		 */
+		public Builder completedBefore(int count) {
+			if (count < 0) {
+				throw new IllegalArgumentException("count must be zero or more but was " + count);
+			}
+			this.completedBefore += count;
+			return this;
 		}
 
 		/**
@@ -261,7 +291,7 @@ public final class BatchResult {
 		 * @return the result; a success when nothing failed
 		 */
 		public BatchResult build() {
-			if (this.messages.isEmpty() && this.indexes.isEmpty()) {
+			if (this.messages.isEmpty() && this.indexes.isEmpty() && this.completedBefore == 0) {
 				return SUCCESS;
 			}
 			Throwable first = Stream.concat(this.causes.stream(), this.indexCauses.stream())
@@ -270,7 +300,7 @@ public final class BatchResult {
 				.orElse(null);
 			return new BatchResult(List.copyOf(this.messages), this.indexes.stream().mapToInt(Integer::intValue).toArray(),
 					first, Collections.unmodifiableList(new ArrayList<>(this.causes)),
-					this.indexCauses.toArray(new Throwable[0]));
+					this.indexCauses.toArray(new Throwable[0]), this.completedBefore);
 		}
 
 	}

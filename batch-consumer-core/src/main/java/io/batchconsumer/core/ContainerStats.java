@@ -38,16 +38,56 @@ import java.util.List;
  *        messages, because the owner thread was the bound (its CPU time per message more than twice
  *        a worker's, and busy at least half the time); the others went out as formed (in {@code key}
  *        order cut by key, in the other orders in consecutive slices, one slice when small)
+ * @param messagesCompletedBefore messages finished before their delivery and not handed to the
+ *        listener: exactly-once processing found their completion marks (not counted in
+ *        {@code messagesSucceeded})
  */
 public record ContainerStats(String id, ContainerState state, List<PartitionStats> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 		long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 		long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
 		String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
-		long batchesWhole) {
+		long batchesWhole, long messagesCompletedBefore) {
 
 	public ContainerStats {
 		partitions = List.copyOf(partitions);
+	}
+
+	/**
+	 * A snapshot without messages completed before their delivery.
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken (epoch millis)
+	 * @param fatalError the first fatal error, or {@code null}
+	 * @param messagesFiltered messages finished without the listener
+	 * @param messagesQueuedForRetry failed messages stored in the retry queue
+	 * @param batchesOpened thread batches handed to the workers
+	 * @param batchesWhole of them, batches handed out whole
+	 */
+	public ContainerStats(String id, ContainerState state, List<PartitionStats> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
+			String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
+			long batchesWhole) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
+				messagesQueuedForRetry, batchesOpened, batchesWhole, 0);
 	}
 
 	/**

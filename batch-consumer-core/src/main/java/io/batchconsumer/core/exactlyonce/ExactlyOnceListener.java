@@ -68,6 +68,7 @@ final class ExactlyOnceListener implements SliceListener {
 		for (int conflicts = 0;;) {
 			CompletionMarks marks = this.exactlyOnce.marksFor(partition, epoch);
 			List<Message<byte[]>> fresh = unmarked(candidates, marks);
+			failures.completedBefore(candidates.size() - fresh.size());
 			if (fresh.isEmpty()) {
 				return failures.build();
 			}

@@ -122,7 +122,7 @@ final class ContainerStatus {
 				this.counters.deadLettered.sum(), this.counters.skipped.sum(), this.counters.commitsSucceeded.sum(),
 				this.counters.commitsFailed.sum(), last.lastCommitProgressMillis(), this.sourceError,
 				last.snapshotMillis(), this.fatalError, this.counters.filtered.sum(), this.counters.queuedForRetry.sum(),
-				this.counters.batchesCut.sum() + whole, whole);
+				this.counters.batchesCut.sum() + whole, whole, this.counters.completedBefore.sum());
 	}
 
 	private ContainerStats build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {

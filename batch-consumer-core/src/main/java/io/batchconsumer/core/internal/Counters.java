@@ -18,6 +18,9 @@ final class Counters {
 
 	final LongAdder succeeded = new LongAdder();
 
+	/** Messages finished before their delivery (exactly-once marks), not handed to the listener. */
+	final LongAdder completedBefore = new LongAdder();
+
 	final LongAdder retried = new LongAdder();
 
 	final LongAdder deadLettered = new LongAdder();

@@ -155,11 +155,13 @@ final class SliceRunner {
 		slice.attempts = delivered.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
 		long start = this.ticker.nanoTime();
 		Failure failure;
+		int completedBefore = 0;
 		try {
 			BatchResult result = this.listener.onSlice(delivered, slice.epoch);
 			result = (result != null) ? result.resolvedAgainst(delivered) : null;
 			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
 			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf);
+			completedBefore = (result != null) ? result.completedBefore() : 0;
 		}
 		catch (VirtualMachineError ex) {
 			throw ex;
@@ -169,7 +171,8 @@ final class SliceRunner {
 		}
 		int failedCount = (failure != null) ? failure.messages.size() : 0;
 		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), this.ticker.nanoTime() - start, failedCount);
-		this.counters.succeeded.add(delivered.size() - failedCount);
+		this.counters.succeeded.add(delivered.size() - failedCount - completedBefore);
+		this.counters.completedBefore.add(completedBefore);
 		return failure;
 	}
 

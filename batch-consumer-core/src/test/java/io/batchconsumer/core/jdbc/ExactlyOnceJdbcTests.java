@@ -332,7 +332,8 @@ class ExactlyOnceJdbcTests {
 	 * A message handed to the retry queue, then a crash before the offset commit: the original is
 	 * delivered again by the next owner, the retry copy comes through the retry topic. Only one of
 	 * them may reach the listener. Before, the copy was stored in a transaction of its own and the
-	 * original got no mark, so both were processed: two rows.
+	 * original got no mark, so both were processed: two rows. The originals delivered again count as
+	 * completed before, not as successes.
 	 */
 	@ParameterizedTest
 	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
@@ -366,6 +367,8 @@ class ExactlyOnceJdbcTests {
 				assertThat(second.stop()).isTrue();
 			}
 			assertThat(rows(dataSource, settings)).as("rows of 10 messages").isEqualTo(10);
+			assertThat(second.stats().messagesCompletedBefore()).as("the originals, marked").isEqualTo(10);
+			assertThat(second.stats().messagesSucceeded()).as("the retry copy").isEqualTo(1);
 		}
 	}
 

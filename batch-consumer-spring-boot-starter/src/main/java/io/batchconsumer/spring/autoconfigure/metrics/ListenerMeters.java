@@ -68,6 +68,8 @@ final class ListenerMeters {
 				ContainerStats::messagesFiltered);
 		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "retry-queue"),
 				ContainerStats::messagesQueuedForRetry);
+		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "completed-before"),
+				ContainerStats::messagesCompletedBefore);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "success"),
 				ContainerStats::commitsSucceeded);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "failure"),

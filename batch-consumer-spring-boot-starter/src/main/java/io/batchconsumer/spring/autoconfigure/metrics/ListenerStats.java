@@ -130,7 +130,8 @@ final class ListenerStats {
 				a.messagesDeadLettered() + b.messagesDeadLettered(), a.messagesSkipped() + b.messagesSkipped(),
 				a.commitsSucceeded() + b.commitsSucceeded(), a.commitsFailed() + b.commitsFailed(), 0, null, 0, null,
 				a.messagesFiltered() + b.messagesFiltered(), a.messagesQueuedForRetry() + b.messagesQueuedForRetry(),
-				a.batchesOpened() + b.batchesOpened(), a.batchesWhole() + b.batchesWhole());
+				a.batchesOpened() + b.batchesOpened(), a.batchesWhole() + b.batchesWhole(),
+				a.messagesCompletedBefore() + b.messagesCompletedBefore());
 	}
 
 }

@@ -59,7 +59,8 @@ class BatchConsumerMetricsAutoConfigurationTests {
 				.containsExactlyInAnyOrder("count", "size", "span");
 			assertThat(meters.find("batch.consumer.messages").tag("listener", "orders").functionCounters())
 				.extracting((counter) -> counter.getId().getTag("outcome"))
-				.containsExactlyInAnyOrder("success", "retry", "dead-letter", "skipped", "filtered", "retry-queue");
+				.containsExactlyInAnyOrder("success", "retry", "dead-letter", "skipped", "filtered", "retry-queue",
+						"completed-before");
 			assertThat(meters.find("batch.consumer.thread.batches").tag("listener", "orders").functionCounters())
 				.extracting((counter) -> counter.getId().getTag("shape"))
 				.containsExactlyInAnyOrder("cut", "whole");
