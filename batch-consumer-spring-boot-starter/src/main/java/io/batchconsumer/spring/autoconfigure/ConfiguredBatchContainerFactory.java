@@ -92,16 +92,31 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		ContainerOptions options = customize(resolved.options());
 		this.effectiveOptions.record(options.id(), withCustomizations(resolved, options));
 		MessageSource source = this.transport.createSource(options);
+		try {
+			ExactlyOnce exactlyOnce = null;
+			if (resolved.processing() == Processing.EXACTLY_ONCE) {
+				exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options, endpoint.method());
+				source = exactlyOnce.source(source);
+			}
+			return createContainer(endpoint, method, resolved, options, source, exactlyOnce);
+		}
+		catch (RuntimeException | Error ex) {
+			// The container owns and closes the source (with the exactly-once marks' cleaner); one
+			// that is never made leaves it to us.
+			closeQuietly(source, ex);
+			throw ex;
+		}
+	}
+
+	private BatchContainer createContainer(BatchListenerEndpoint endpoint, ListenerMethod method,
+			ResolvedListener resolved, ContainerOptions options, MessageSource source, ExactlyOnce exactlyOnce) {
 		List<SliceListenerDecorator> sliceDecorators = new ArrayList<>();
 		MessageCallInterceptor calls = messageCallsOf(options, method, sliceDecorators);
 		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter, calls);
 		DeadLetterSink sink = this.transport.deadLetterSink(options);
-		if (resolved.processing() == Processing.EXACTLY_ONCE) {
+		if (exactlyOnce != null) {
 			// Innermost: the transaction holds the listener's writes and the marks; decorators
 			// (observations) wrap the whole transaction.
-			ExactlyOnce exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options,
-					endpoint.method());
-			source = exactlyOnce.source(source);
 			listener = exactlyOnce.listener(listener);
 			sink = exactlyOnce.deadLetterSink(sink);
 		}
@@ -117,6 +132,15 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		catch (InvalidOptionException ex) {
 			// A rule the engine checks once it has the transport (the retry queue and the ordering).
 			throw resolved.named(ex);
+		}
+	}
+
+	private static void closeQuietly(MessageSource source, Throwable failure) {
+		try {
+			source.close();
+		}
+		catch (RuntimeException ex) {
+			failure.addSuppressed(ex);
 		}
 	}
 
