@@ -91,7 +91,14 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		ResolvedListener resolved = this.transportDefaults.applyTo(this.resolver.resolve(endpoint.id(), endpoint));
 		ContainerOptions options = customize(resolved.options());
 		this.effectiveOptions.record(options.id(), withCustomizations(resolved, options));
-		MessageSource source = this.transport.createSource(options);
+		MessageSource source;
+		try {
+			source = this.transport.createSource(options);
+		}
+		catch (InvalidOptionException ex) {
+			// A rule of the transport's (JDBC: the pull interval against the lease).
+			throw resolved.named(ex);
+		}
 		try {
 			ExactlyOnce exactlyOnce = null;
 			if (resolved.processing() == Processing.EXACTLY_ONCE) {
