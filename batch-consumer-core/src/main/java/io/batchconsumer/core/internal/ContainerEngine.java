@@ -231,7 +231,12 @@ public final class ContainerEngine {
 		this.status.state(ContainerState.STOPPED);
 	}
 
-	/** Grows the maximum first, shrinks the core first: the pool never has core above maximum. */
+	/**
+	 * Grows the maximum first, shrinks the core first: the pool never has core above maximum. On a
+	 * shrink the running slices finish (workers are never interrupted), and a worker over the new
+	 * maximum retires when its slice ends, before it takes a queued one: no queued slice starts
+	 * while the running ones are at or above the new size.
+	 */
 	private void resizeWorkers(int threads) {
 		if (threads > this.workers.getMaximumPoolSize()) {
 			this.workers.setMaximumPoolSize(threads);
