@@ -149,7 +149,8 @@ public final class BatchContainer {
 	 * {@link ContainerOptions#shutdownTimeout()}), the watermarks are committed, the source closed.
 	 * Blocks until done. Workers are never interrupted (an interrupt inside JDBC makes H2 close its
 	 * database file): a listener still running after the timeout finishes on its own, its result is
-	 * ignored and its messages, not committed, are delivered again; a WARN names it.
+	 * ignored and its messages, not committed, are delivered again; a WARN names it. A container
+	 * that never started closes its source here and cannot start afterwards.
 	 * @return whether the container stopped in time
 	 */
 	public boolean stop() {

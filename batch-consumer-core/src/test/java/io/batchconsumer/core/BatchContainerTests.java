@@ -18,8 +18,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.batchconsumer.core.testing.ContainerFixture;
+import io.batchconsumer.core.testing.InMemoryBroker;
+import io.batchconsumer.core.testing.InMemorySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -453,6 +456,19 @@ class BatchContainerTests {
 		assertThat(container.stop()).isTrue();
 		assertThat(this.fixture.source().mostCommitsInFlight()).isEqualTo(1);
 		assertThat(container.stats().commitsSucceeded()).isPositive();
+	}
+
+	@Test
+	void aContainerStoppedBeforeItStartedClosesItsSourceAndCannotStartAfterwards() {
+		InMemorySource source = new InMemorySource(new InMemoryBroker(), ContainerFixture.GROUP, 32, List.of());
+		BatchContainer container = new BatchContainer(ContainerFixture.options().build(), source,
+				(slice) -> BatchResult.success(), (deadLetter) -> {
+				});
+		assertThat(container.stop()).isTrue();
+		assertThat(source.isClosed()).as("the source is closed").isTrue();
+		assertThat(container.stats().state()).isEqualTo(ContainerState.STOPPED);
+		assertThat(container.stop()).as("a second stop").isTrue();
+		assertThatThrownBy(container::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("stopped");
 	}
 
 }

@@ -12,8 +12,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.ContainerState;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.MessageFilter;
@@ -34,6 +38,8 @@ import io.batchconsumer.core.WorkerThreads;
  */
 public final class ContainerEngine {
 
+	private static final Logger logger = LoggerFactory.getLogger(ContainerEngine.class);
+
 	private final ContainerOptions options;
 
 	/** The options now: {@link #options} with the runtime changes; written by the owner thread. */
@@ -50,7 +56,11 @@ public final class ContainerEngine {
 
 	private final ThreadPoolExecutor workers;
 
-	private final AtomicBoolean started = new AtomicBoolean();
+	/** Set by the first {@link #start()} or {@link #stop}: an engine runs once, and never after a stop. */
+	private final AtomicBoolean claimed = new AtomicBoolean();
+
+	/** Whether {@link #stop} came before any start; words a later start's refusal only. */
+	private volatile boolean stoppedUnstarted;
 
 	/**
 	 * Creates the engine; nothing runs before {@link #start()}.
@@ -118,20 +128,26 @@ public final class ContainerEngine {
 	}
 
 	public void start() {
-		if (!this.started.compareAndSet(false, true)) {
-			throw new IllegalStateException("container '" + this.options.id() + "' was started already");
+		if (!this.claimed.compareAndSet(false, true)) {
+			throw new IllegalStateException("container '" + this.options.id() + "' was "
+					+ (this.stoppedUnstarted ? "stopped" : "started") + " already; a container runs once");
 		}
 		this.owner.start();
 	}
 
 	/**
-	 * Stops and waits until the owner thread ended.
+	 * Stops and waits until the owner thread ended. An engine that never started closes its source
+	 * and its worker pool here, as the owner thread would have on its way out, and cannot start later.
 	 * @param abort {@code true} to stop like a crash: no drain, no commit
 	 * @return whether the owner thread ended in time
 	 */
 	public boolean stop(boolean abort) {
-		if (!this.started.get()) {
-			this.status.state(io.batchconsumer.core.ContainerState.STOPPED);
+		if (this.claimed.compareAndSet(false, true)) {
+			this.stoppedUnstarted = true;
+			closeUnstarted();
+			return true;
+		}
+		if (this.stoppedUnstarted) {
 			return true;
 		}
 		this.loop.requestStop(abort);
@@ -203,7 +219,24 @@ public final class ContainerEngine {
 		return done;
 	}
 
-	/** Grows the maximum first, shrinks the core first: the pool never has core above maximum. */
+	/** What the owner thread closes on its way out, for an engine whose owner never ran. */
+	private void closeUnstarted() {
+		this.workers.shutdown();
+		try {
+			this.source.close();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Container '{}' could not close its source: {}", this.options.id(), ex.toString());
+		}
+		this.status.state(ContainerState.STOPPED);
+	}
+
+	/**
+	 * Grows the maximum first, shrinks the core first: the pool never has core above maximum. On a
+	 * shrink the running slices finish (workers are never interrupted), and a worker over the new
+	 * maximum retires when its slice ends, before it takes a queued one: no queued slice starts
+	 * while the running ones are at or above the new size.
+	 */
 	private void resizeWorkers(int threads) {
 		if (threads > this.workers.getMaximumPoolSize()) {
 			this.workers.setMaximumPoolSize(threads);

@@ -1,6 +1,7 @@
 package io.batchconsumer.core.jdbc;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -16,9 +17,11 @@ import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.ConsumptionMode;
+import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.DeadLetters;
+import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Transport;
 
@@ -42,6 +45,9 @@ import io.batchconsumer.core.Transport;
 public final class JdbcTransport implements Transport, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcTransport.class);
+
+	/** The setting of the lease duration, as a refusal names it. */
+	private static final String LEASE_DURATION = "jdbc.lease-duration";
 
 	private final JdbcSettings settings;
 
@@ -156,9 +162,23 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		this.schema.initialize(this.settings.initializeSchema());
 	}
 
+	/**
+	 * A source for one container.
+	 * @throws InvalidOptionException in clustering mode, when the container's {@code pull-interval}
+	 * is over half of {@code jdbc.lease-duration}: the leases are renewed by the poll, and the engine
+	 * polls again only after that interval once a poll brought messages, so with a longer one the
+	 * queues lapse between two polls (a lease counts as ours for five sixths of its duration) and
+	 * are taken back, their buffers dropped, on every poll
+	 */
 	@Override
 	public MessageSource createSource(ContainerOptions options) {
 		boolean broadcast = options.mode() == ConsumptionMode.BROADCAST;
+		if (!broadcast && options.pullInterval().compareTo(this.settings.leaseDuration().dividedBy(2)) > 0) {
+			throw new InvalidOptionException(ContainerOption.PULL_INTERVAL.key(), "(" + options.pullInterval()
+					+ ") must be at most half of " + LEASE_DURATION + " (" + this.settings.leaseDuration()
+					+ ") in clustering mode: the poll renews the leases of the queues, which lapse between two polls "
+					+ "otherwise; lower pull-interval or raise " + LEASE_DURATION, List.of(LEASE_DURATION));
+		}
 		String consumerKey = broadcast ? options.group() + "@" + this.settings.instanceId() : options.group();
 		String owner = this.settings.instanceId() + "-" + options.id() + "-" + this.sourceCount.incrementAndGet() + "-"
 				+ this.ownerSuffix;

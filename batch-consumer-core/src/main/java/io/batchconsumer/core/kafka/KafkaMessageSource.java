@@ -63,6 +63,12 @@ public final class KafkaMessageSource implements MessageSource {
 
 	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
+	/**
+	 * How long a seek may wait, in all, for the partition's first and end offsets: a few broker
+	 * round trips, short because the owner thread neither polls nor commits while it waits.
+	 */
+	static final Duration SEEK_CHECK_TIMEOUT = Duration.ofSeconds(1);
+
 	/** Commits are tried again after a stray wakeup; more than a few in a row is a bug. */
 	private static final int WAKEUP_RETRIES = 5;
 
@@ -207,14 +213,27 @@ public final class KafkaMessageSource implements MessageSource {
 	 * it out of range and resets to {@code auto.offset.reset} (with {@code earliest} the whole
 	 * partition is delivered again, with {@code latest} records are skipped, with {@code none} the poll
 	 * throws), after the engine committed the offset; so one outside the first offset and the end
-	 * offset is refused with {@link IllegalArgumentException}, as RocketMQ's client does.
+	 * offset is refused with {@link IllegalArgumentException}, as RocketMQ's client does. The broker
+	 * is asked for both on the owner thread, within {@link #SEEK_CHECK_TIMEOUT} in all; a seek whose
+	 * offsets it does not tell in that time is refused with {@link IllegalStateException}, and
+	 * nothing changes.
 	 */
 	@Override
 	public void seek(TopicPartition partition, long offset) {
 		org.apache.kafka.common.TopicPartition kafka = KafkaRecords.kafka(partition);
 		List<org.apache.kafka.common.TopicPartition> one = List.of(kafka);
-		Long first = this.consumer.beginningOffsets(one, COMMIT_TIMEOUT).get(kafka);
-		Long end = this.consumer.endOffsets(one, COMMIT_TIMEOUT).get(kafka);
+		long deadline = System.nanoTime() + SEEK_CHECK_TIMEOUT.toNanos();
+		Long first;
+		Long end;
+		try {
+			first = this.consumer.beginningOffsets(one, SEEK_CHECK_TIMEOUT).get(kafka);
+			end = this.consumer.endOffsets(one, Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))).get(kafka);
+		}
+		catch (TimeoutException ex) {
+			throw new IllegalStateException("Cannot seek " + partition + " to " + offset + ": the broker did not tell "
+					+ "the partition's first and end offsets within " + SEEK_CHECK_TIMEOUT.toMillis()
+					+ " ms; nothing changed, try again", ex);
+		}
 		if (first == null || end == null || offset < first || offset > end) {
 			throw new IllegalArgumentException("Cannot seek " + partition + " to " + offset + ": its records are at offsets "
 					+ first + " up to its end offset " + end);

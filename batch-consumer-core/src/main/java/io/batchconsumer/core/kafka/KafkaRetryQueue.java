@@ -4,7 +4,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
+import io.batchconsumer.core.ContainerOption;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.RetryQueue;
@@ -21,6 +25,11 @@ import io.batchconsumer.core.SendResult;
  */
 final class KafkaRetryQueue implements RetryQueue {
 
+	/** Kafka's longest topic name. */
+	static final int MAX_TOPIC_LENGTH = 249;
+
+	private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]+");
+
 	private final KafkaBatchProducer producer;
 
 	private final String topic;
@@ -32,6 +41,30 @@ final class KafkaRetryQueue implements RetryQueue {
 
 	static String topicOf(String group, String id) {
 		return "bc.retry." + group + "." + id;
+	}
+
+	/**
+	 * The retry topic of a container, checked against Kafka's rules for a topic name (letters,
+	 * digits, '.', '_' and '-', at most {@value #MAX_TOPIC_LENGTH} characters), so that a group
+	 * that breaks them stops the start, not every retry later. The listener id keeps to those
+	 * characters by itself; the group need not, as Kafka takes any group id.
+	 * @param options the container's options
+	 * @return {@code bc.retry.<group>.<id>}
+	 * @throws InvalidOptionException naming the group when the topic is not a valid name
+	 */
+	static String topicOf(ContainerOptions options) {
+		String topic = topicOf(options.group(), options.id());
+		String made = "('" + options.group() + "') makes the retry topic '" + topic + "' of listener '" + options.id()
+				+ "'";
+		if (!LEGAL_TOPIC.matcher(topic).matches()) {
+			throw ContainerOption.GROUP.invalid(made + ", which Kafka refuses: a topic name is letters, digits, "
+					+ "'.', '_' and '-'; choose a group of those characters");
+		}
+		if (topic.length() > MAX_TOPIC_LENGTH) {
+			throw ContainerOption.GROUP.invalid(made + ", " + topic.length() + " characters, which Kafka refuses: "
+					+ "a topic name is at most " + MAX_TOPIC_LENGTH + " characters; shorten the group or the listener id");
+		}
+		return topic;
 	}
 
 	@Override

@@ -156,13 +156,16 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	/**
 	 * The container's retry topic {@code bc.retry.<group>.<id>}, created when missing. None in
 	 * broadcast mode (every instance would get every retry): retries then wait on their worker.
+	 * @throws io.batchconsumer.core.InvalidOptionException naming the group when the topic is not a
+	 * valid Kafka topic name
+	 * @throws IllegalStateException when the topic does not exist and could not be created
 	 */
 	@Override
 	public io.batchconsumer.core.RetryQueue retryQueue(ContainerOptions options) {
 		if (options.mode() == io.batchconsumer.core.ConsumptionMode.BROADCAST) {
 			return null;
 		}
-		String topic = KafkaRetryQueue.topicOf(options.group(), options.id());
+		String topic = KafkaRetryQueue.topicOf(options);
 		try {
 			this.deadLetterTopics.ensure(topic, Map.of(), "retry topic");
 		}

@@ -22,6 +22,7 @@ import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetterPage;
+import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.OutgoingMessage;
@@ -31,6 +32,7 @@ import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.StoredDeadLetter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -40,6 +42,23 @@ import static org.awaitility.Awaitility.await;
  * and after {@code retry.max-attempts} the record is dead-lettered.
  */
 class KafkaRetryQueueTests extends SharedKafkaTransportTests {
+
+	@Test
+	void aGroupThatMakesTheRetryTopicAnInvalidKafkaNameIsRefusedNamingTheGroup() {
+		ContainerOptions.Builder retrying = KafkaTransportTests.options("refunds", "refunds-invalid")
+			.ordering(Ordering.UNORDERED).retryBlockingLimit(Duration.ofMillis(100)).retryLevels("1m");
+		assertThatThrownBy(() -> transport.retryQueue(retrying.group("billing team").build()))
+			.isInstanceOfSatisfying(InvalidOptionException.class, (ex) -> assertThat(ex.option()).isEqualTo("group"))
+			.hasMessageContaining("'bc.retry.billing team.refunds'")
+			.hasMessageContaining("letters, digits");
+		String longGroup = "g".repeat(240);
+		assertThatThrownBy(() -> transport.retryQueue(retrying.group(longGroup).build()))
+			.isInstanceOfSatisfying(InvalidOptionException.class, (ex) -> assertThat(ex.option()).isEqualTo("group"))
+			.hasMessageContaining("bc.retry." + longGroup + ".refunds")
+			.hasMessageContaining("257 characters");
+		assertThat(transport.retryQueue(retrying.group("billing.team_1-eu").build()).topic())
+			.isEqualTo("bc.retry.billing.team_1-eu.refunds");
+	}
 
 	@Test
 	void aDeadLetterAfterTheRetryQueueNamesTheOriginalTopicPartitionAndOffsetAndIsReplayedThere() throws Exception {

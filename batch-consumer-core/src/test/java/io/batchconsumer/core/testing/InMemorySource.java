@@ -52,6 +52,9 @@ public final class InMemorySource implements MessageSource {
 
 	private boolean wakeupPending;
 
+	/** Whether {@link #close()} was called; written by the closing thread, read by a test. */
+	private volatile boolean closed;
+
 	private RebalanceListener listener;
 
 	private int turn;
@@ -369,6 +372,15 @@ public final class InMemorySource implements MessageSource {
 
 	@Override
 	public void close() {
+		this.closed = true;
+	}
+
+	/**
+	 * Whether the source was closed.
+	 * @return {@code true} after {@link #close()}
+	 */
+	public boolean isClosed() {
+		return this.closed;
 	}
 
 	/** An asynchronous commit stored for a later poll. */

@@ -92,7 +92,32 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		ResolvedListener resolved = this.transportDefaults.applyTo(this.resolver.resolve(endpoint.id(), endpoint));
 		ContainerOptions options = customize(resolved.options());
 		this.effectiveOptions.record(options.id(), withCustomizations(resolved, options));
-		MessageSource source = this.transport.createSource(options);
+		MessageSource source;
+		try {
+			source = this.transport.createSource(options);
+		}
+		catch (InvalidOptionException ex) {
+			// A rule of the transport's (JDBC: the pull interval against the lease).
+			throw resolved.named(ex);
+		}
+		try {
+			ExactlyOnce exactlyOnce = null;
+			if (resolved.processing() == Processing.EXACTLY_ONCE) {
+				exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options, endpoint.method());
+				source = exactlyOnce.source(source);
+			}
+			return createContainer(endpoint, method, resolved, options, source, exactlyOnce);
+		}
+		catch (RuntimeException | Error ex) {
+			// The container owns and closes the source (with the exactly-once marks' cleaner); one
+			// that is never made leaves it to us.
+			closeQuietly(source, ex);
+			throw ex;
+		}
+	}
+
+	private BatchContainer createContainer(BatchListenerEndpoint endpoint, ListenerMethod method,
+			ResolvedListener resolved, ContainerOptions options, MessageSource source, ExactlyOnce exactlyOnce) {
 		List<SliceListenerDecorator> sliceDecorators = new ArrayList<>();
 		MessageCallInterceptor calls = messageCallsOf(options, method, sliceDecorators);
 		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter, calls);
@@ -102,12 +127,9 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		}
 		try {
 			RetryQueue retryQueue = options.usesRetryQueue() ? this.transport.retryQueue(options) : null;
-			if (resolved.processing() == Processing.EXACTLY_ONCE) {
+			if (exactlyOnce != null) {
 				// Outermost, so that the engine hands it each delivery's partition epoch: the transaction
 				// holds the listener's writes (decorators included) and the marks.
-				ExactlyOnce exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options,
-						endpoint.method());
-				source = exactlyOnce.source(source);
 				listener = exactlyOnce.listener(listener);
 				sink = exactlyOnce.deadLetterSink(sink);
 				retryQueue = (retryQueue != null) ? exactlyOnce.retryQueue(retryQueue) : null;
@@ -119,6 +141,15 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		catch (InvalidOptionException ex) {
 			// A rule the engine checks once it has the transport (the retry queue and the ordering).
 			throw resolved.named(ex);
+		}
+	}
+
+	private static void closeQuietly(MessageSource source, Throwable failure) {
+		try {
+			source.close();
+		}
+		catch (RuntimeException ex) {
+			failure.addSuppressed(ex);
 		}
 	}
 

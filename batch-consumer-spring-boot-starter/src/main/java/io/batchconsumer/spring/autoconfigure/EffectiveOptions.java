@@ -16,12 +16,19 @@ public class EffectiveOptions {
 	private final Map<String, Map<String, EffectiveOption>> byListener = new ConcurrentHashMap<>();
 
 	/**
+	 * Where each option is configured, by listener: as {@link #byListener} without the runtime
+	 * tunes, so that a refresh resolves with the start-up precedence after a tune too.
+	 */
+	private final Map<String, Map<String, EffectiveOption>> configuredByListener = new ConcurrentHashMap<>();
+
+	/**
 	 * Records the options of a listener, replacing earlier ones.
 	 * @param id the listener id
 	 * @param options its options by key
 	 */
 	void record(String id, Map<String, EffectiveOption> options) {
 		this.byListener.put(id, Map.copyOf(options));
+		this.configuredByListener.put(id, Map.copyOf(options));
 	}
 
 	/**
@@ -46,11 +53,25 @@ public class EffectiveOptions {
 	 * @param changed the new effective options by key
 	 */
 	void refreshed(String id, Map<String, EffectiveOption> changed) {
-		this.byListener.computeIfPresent(id, (key, options) -> {
-			Map<String, EffectiveOption> updated = new java.util.LinkedHashMap<>(options);
-			updated.putAll(changed);
-			return Map.copyOf(updated);
-		});
+		this.byListener.computeIfPresent(id, (key, options) -> withAll(options, changed));
+		this.configuredByListener.computeIfPresent(id, (key, options) -> withAll(options, changed));
+	}
+
+	/**
+	 * Where a listener's options are configured: its effective options as created and refreshed,
+	 * before any runtime tune (an option an attribute sets stays {@code ANNOTATION} after a tune).
+	 * @param id the listener id
+	 * @return its options by key, empty when unknown
+	 */
+	Map<String, EffectiveOption> configured(String id) {
+		return this.configuredByListener.getOrDefault(id, Map.of());
+	}
+
+	private static Map<String, EffectiveOption> withAll(Map<String, EffectiveOption> options,
+			Map<String, EffectiveOption> changed) {
+		Map<String, EffectiveOption> updated = new java.util.LinkedHashMap<>(options);
+		updated.putAll(changed);
+		return Map.copyOf(updated);
 	}
 
 	/**

@@ -140,17 +140,19 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 			logger.warn("A refresh did not tune listener '{}': {}; nothing changed", id, ex.getMessage());
 			return Map.of();
 		}
-		Map<String, EffectiveOption> current = this.effectiveOptions.of(id);
+		// Where each option is configured, not its runtime tunes: an attribute outranks the properties
+		// after a tune of the endpoint too.
+		Map<String, EffectiveOption> configured = this.effectiveOptions.configured(id);
 		Map<String, Object> changes = new LinkedHashMap<>();
 		Map<String, EffectiveOption> shown = new LinkedHashMap<>();
 		for (ContainerOption<?> option : Tuning.OPTIONS) {
 			if (!affects(names, id, option)) {
 				continue;
 			}
-			EffectiveOption now = current.get(option.key());
-			if (now != null && (now.source() == Source.ANNOTATION || now.source() == Source.CUSTOMIZER)) {
+			EffectiveOption setBy = configured.get(option.key());
+			if (setBy != null && (setBy.source() == Source.ANNOTATION || setBy.source() == Source.CUSTOMIZER)) {
 				logger.warn("A refresh changed {} of listener '{}', but {} sets it; it stays {}", option.key(), id,
-						now.property(), now.value());
+						setBy.property(), option.read(container.options()));
 				continue;
 			}
 			EffectiveOption effective = resolved.effective().get(option.key());

@@ -172,11 +172,20 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 		return PHASE;
 	}
 
-	/** Stops whatever still runs, for a context that is destroyed without a lifecycle stop. */
+	/**
+	 * Stops whatever still runs, for a context that is destroyed without a lifecycle stop, and
+	 * closes the containers that never started (auto-startup off, or a context that failed before
+	 * its start): each holds its source, a consumer of the transport's, from its creation.
+	 */
 	@Override
 	public synchronized void destroy() {
 		this.running = false;
 		stopAll();
+		for (BatchContainer container : this.containers.values()) {
+			if (container.stats().state() == ContainerState.CREATED) {
+				container.stop();
+			}
+		}
 	}
 
 	/** Stops the running containers side by side, so shutdown takes one drain, not one per listener. */
