@@ -27,8 +27,9 @@ import static org.awaitility.Awaitility.await;
  * ({@link CrashLoopApplication}) inserts one row per message into a table without a unique key
  * inside the delivery's transaction and is killed at random moments, 20
  * times, then runs to the end once. Every message must then have exactly one row: lost 0,
- * duplicates 0. The same loop in {@code at-least-once} mode (two kills) must show duplicates, so
- * the exactly-once assertion can fail.
+ * duplicates 0; also with the retry queue in play (every 25th message fails its first attempt and is
+ * handed to the retry queue). The same loop in {@code at-least-once} mode (two kills) must show
+ * duplicates, so the exactly-once assertion can fail.
  *
  * <p>Why the control cannot miss: two lives in three commit every 10 minutes (an idle partition
  * after 6 s), the others every 50 ms; a life that is not killed during start-up is killed within
@@ -44,11 +45,13 @@ class ExactlyOnceCrashLoopTests {
 	@TempDir
 	Path directory;
 
-	@ParameterizedTest(name = "{0} {1}")
-	@CsvSource({ "POSTGRESQL, exactly-once", "MARIADB, exactly-once", "POSTGRESQL, at-least-once" })
-	void afterRepeatedSigkillsEveryMessageHasExactlyOneRow(Store store, String processing) throws Exception {
+	@ParameterizedTest(name = "{0} {1}, retry queue {2}")
+	@CsvSource({ "POSTGRESQL, exactly-once, false", "MARIADB, exactly-once, false", "POSTGRESQL, exactly-once, true",
+			"POSTGRESQL, at-least-once, false" })
+	void afterRepeatedSigkillsEveryMessageHasExactlyOneRow(Store store, String processing, boolean retryQueue)
+			throws Exception {
 		boolean exactlyOnce = processing.equals("exactly-once");
-		long seed = Soak.seed("ExactlyOnceCrashLoopTests " + store + " " + processing);
+		long seed = Soak.seed("ExactlyOnceCrashLoopTests " + store + " " + processing + " " + retryQueue);
 		Random random = new Random(seed);
 		int total = Soak.pick(3_000, 20_000);
 		int kills = exactlyOnce ? Soak.pick(20, 60) : 2;
@@ -70,6 +73,14 @@ class ExactlyOnceCrashLoopTests {
 				properties.add("batch-consumer.jdbc.lease-duration=1s");
 				properties.add("batch-consumer.commit.interval=" + commitInterval(life, life == kills));
 				properties.add("batch-consumer.processing=" + processing);
+				if (retryQueue) {
+					// Every 25th message fails its first attempt and goes to the retry queue: the hand-off
+					// and the original's mark are one transaction, which the kills must not split.
+					properties.add("crash.fail-first-attempt-every=25");
+					properties.add("batch-consumer.ordering=unordered");
+					properties.add("batch-consumer.retry.levels=100ms");
+					properties.add("batch-consumer.retry.blocking-limit=0s");
+				}
 				ChildProcess consumer = CrashLoopTests.startConsumer(properties);
 				try {
 					if (life == kills) {
@@ -85,10 +96,10 @@ class ExactlyOnceCrashLoopTests {
 				}
 			}
 			Outcome outcome = database.outcome(total);
-			System.out.printf("ExactlyOnceCrashLoopTests %s %s: %d messages, %d kills (%d during start-up), lost %d,"
-					+ " duplicates %d, %d s%n", store, processing, total, kills, startUpKills, outcome.lost(),
+			System.out.printf("ExactlyOnceCrashLoopTests %s %s, retry queue %s: %d messages, %d kills (%d during start-up),"
+					+ " lost %d, duplicates %d, %d s%n", store, processing, retryQueue, total, kills, startUpKills, outcome.lost(),
 					outcome.duplicates(), Duration.ofNanos(System.nanoTime() - started).toSeconds());
-			String run = store + " " + processing + ", seed " + seed;
+			String run = store + " " + processing + (retryQueue ? " with the retry queue" : "") + ", seed " + seed;
 			assertThat(outcome.lost()).as("messages never processed (%s)", run).isZero();
 			assertThat(outcome.uncommittedQueues()).as("queues not committed to their end (%s)", run).isZero();
 			if (exactlyOnce) {

@@ -19,6 +19,7 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerStats;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.spring.annotation.BatchListener;
@@ -81,6 +82,9 @@ public class CrashLoopApplication {
 
 	/**
 	 * Records processed messages durably: one transaction per slice, committed before returning.
+	 * With {@code crash.fail-first-attempt-every=n} (n > 0) the messages whose id is a multiple of n
+	 * are reported failed at their first attempt, so that they are retried (through the retry queue
+	 * when a back-off exceeds {@code retry.blocking-limit}).
 	 */
 	@Component
 	static class Recorder {
@@ -92,15 +96,34 @@ public class CrashLoopApplication {
 		/** With {@code processing: exactly-once}: write on the delivery's transaction, do not commit. */
 		private final boolean joinTransaction;
 
+		/** Messages whose id is a multiple of this fail their first attempt; 0 for none. */
+		private final int failEvery;
+
 		Recorder(DataSource dataSource, @Value("${crash.life}") int life,
-				@Value("${batch-consumer.processing:at-least-once}") String processing) {
+				@Value("${batch-consumer.processing:at-least-once}") String processing,
+				@Value("${crash.fail-first-attempt-every:0}") int failEvery) {
 			this.dataSource = dataSource;
 			this.life = life;
 			this.joinTransaction = processing.equals("exactly-once");
+			this.failEvery = failEvery;
 		}
 
 		@BatchListener(id = TOPIC, topics = TOPIC)
-		void onMessages(List<Message<String>> messages) throws SQLException {
+		BatchResult onMessages(List<Message<String>> messages) throws SQLException {
+			List<Message<String>> failing = messages.stream().filter(this::failsNow).toList();
+			List<Message<String>> passing = messages.stream().filter((message) -> !failsNow(message)).toList();
+			if (!passing.isEmpty()) {
+				write(passing);
+			}
+			return BatchResult.failed(failing);
+		}
+
+		private boolean failsNow(Message<String> message) {
+			return this.failEvery > 0 && message.deliveryAttempt() == 1
+					&& Long.parseLong(message.payload()) % this.failEvery == 0;
+		}
+
+		private void write(List<Message<String>> messages) throws SQLException {
 			if (this.joinTransaction) {
 				Connection connection = DataSourceUtils.getConnection(this.dataSource);
 				try (PreparedStatement insert = insert(connection, messages)) {
