@@ -35,18 +35,31 @@ final class Partitions {
 
 	private long lastEpoch;
 
+	/** Given to every epoch's state: see {@link PartitionState#whenEnding}. */
+	private final Runnable ending;
+
 	Partitions(Ordering ordering) {
 		this(ordering, ContainerObserver.NONE);
 	}
 
 	Partitions(Ordering ordering, ContainerObserver observer) {
+		this(ordering, observer, () -> {
+		});
+	}
+
+	/**
+	 * @param ending told when an epoch ends or starts draining (the workers' back-offs wake up)
+	 */
+	Partitions(Ordering ordering, ContainerObserver observer, Runnable ending) {
 		this.ordering = ordering;
 		this.observer = observer;
+		this.ending = ending;
 	}
 
 	/** Starts a new epoch for the partition, replacing (and cancelling) the state of the old one. */
 	PartitionState assign(TopicPartition partition) {
 		PartitionState state = new PartitionState(partition, ++this.lastEpoch, this.ordering);
+		state.whenEnding(this.ending);
 		PartitionState old = this.byPartition.put(partition, state);
 		if (old != null) {
 			end(old);

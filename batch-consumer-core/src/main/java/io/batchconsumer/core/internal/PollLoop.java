@@ -81,7 +81,7 @@ final class PollLoop implements Runnable {
 		this.runner = runner;
 		this.workers = workers;
 		this.status = status;
-		this.partitions = new Partitions(options.ordering(), runner.observer());
+		this.partitions = new Partitions(options.ordering(), runner.observer(), runner::wakeBackoffs);
 		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post, selector,
 				dueGate, status.counters());
 		this.flow = new FlowController(options, status.counters());
