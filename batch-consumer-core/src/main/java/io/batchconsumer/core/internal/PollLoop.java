@@ -58,7 +58,7 @@ final class PollLoop implements Runnable {
 	private final Ticker ticker;
 
 	/** Completions from workers and commands from callers. */
-	private final Mailbox mailbox = new Mailbox();
+	private final Mailbox mailbox;
 
 	/** Written by the owner around each poll, read by posting threads to decide whether to wake it. */
 	private volatile boolean inPoll;
@@ -75,6 +75,16 @@ final class PollLoop implements Runnable {
 
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
 			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate) {
+		this(options, source, runner, workers, status, ticker, selector, dueGate, Parking.SYSTEM);
+	}
+
+	/**
+	 * The loop with the owner's waits for its mailbox going through {@code parking} (a test's
+	 * simulation makes them virtual).
+	 */
+	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
+			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate, Parking parking) {
+		this.mailbox = new Mailbox(ticker, parking);
 		this.ticker = ticker;
 		this.options = options;
 		this.source = source;

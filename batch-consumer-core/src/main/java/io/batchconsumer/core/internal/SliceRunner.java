@@ -93,6 +93,11 @@ final class SliceRunner {
 		return this.listener;
 	}
 
+	/** The engine's time source, which the workers measure their slices with. */
+	Ticker ticker() {
+		return this.ticker;
+	}
+
 	ContainerObserver observer() {
 		return this.observer;
 	}
