@@ -115,27 +115,21 @@ final class ExactlyOnceSimulation {
 			this.database = database;
 			try {
 				start();
-				int chaos = 150 + this.random.nextInt(450);
-				for (int i = 0; i < chaos && this.scheduler.step(); i++) {
+				this.scheduler.run(() -> false, 100 + this.random.nextInt(300), () -> {
 					maybeRebalanceOrKill();
 					this.scheduler.advance(this.random.nextInt(100_000));
-				}
+				});
 				this.faults.enabled = false;
-				int quiet = 0;
-				while (!this.cluster.isFullyCommitted() && quiet++ < QUIET_STEPS && this.scheduler.step()) {
-					this.scheduler.advance(this.random.nextInt(100_000));
-				}
+				Runnable timePasses = () -> this.scheduler.advance(this.random.nextInt(100_000));
+				this.scheduler.run(this.cluster::isFullyCommitted, QUIET_STEPS, timePasses);
 				for (SimulatedInstance instance : this.instances) {
 					if (!instance.isKilled()) {
 						instance.stop();
 					}
 				}
-				int stopping = 0;
-				while (stopping++ < QUIET_STEPS && this.scheduler.step()) {
-					this.scheduler.advance(this.random.nextInt(100_000));
-				}
-				this.scheduler.joinAll();
+				this.scheduler.run(() -> false, QUIET_STEPS, timePasses);
 				check(violations);
+				this.scheduler.close();
 			}
 			catch (AssertionError ex) {
 				violations.add(ex.getMessage());
@@ -231,7 +225,8 @@ final class ExactlyOnceSimulation {
 			for (long offset = 0; offset < end; offset++) {
 				int count = rows.getOrDefault(offset, 0);
 				if (count > 1) {
-					violations.add("duplicate: " + partition + " offset " + offset + " took effect " + count + " times");
+					violations.add("duplicate: " + partition + " offset " + offset + " took effect " + count + " times ("
+							+ this.database.writers(partition.partition(), offset) + ")");
 				}
 				else if (count == 0 && !skippable.contains(offset)) {
 					violations.add("lost: " + partition + " offset " + offset + " never took effect");

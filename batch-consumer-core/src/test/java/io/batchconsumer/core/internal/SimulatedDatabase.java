@@ -70,6 +70,27 @@ final class SimulatedDatabase implements AutoCloseable {
 		return rows;
 	}
 
+	/** Who wrote a message's rows: the instances of its effects, {@code dead letter} for its dead letters. */
+	String writers(int partition, long offset) {
+		try (Connection connection = this.raw.getConnection();
+				PreparedStatement select = connection.prepareStatement("SELECT instance FROM (SELECT queue_id, msg_offset,"
+						+ " instance FROM effects UNION ALL SELECT queue_id, msg_offset, 'dead letter' FROM dead_letters)"
+						+ " WHERE queue_id = ? AND msg_offset = ?")) {
+			select.setInt(1, partition);
+			select.setLong(2, offset);
+			List<String> writers = new ArrayList<>();
+			try (ResultSet rs = select.executeQuery()) {
+				while (rs.next()) {
+					writers.add(rs.getString(1));
+				}
+			}
+			return String.join(", ", writers);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	@Override
 	public void close() throws SQLException {
 		try (Connection connection = this.raw.getConnection(); Statement statement = connection.createStatement()) {
