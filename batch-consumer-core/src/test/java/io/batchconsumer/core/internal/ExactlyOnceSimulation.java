@@ -59,6 +59,9 @@ final class ExactlyOnceSimulation {
 
 	private SimulatedDatabase database;
 
+	/** Seeks posted to an owner and not yet run: the quiet phase waits for them. */
+	private int seeksPending;
+
 	private ExactlyOnceSimulation(long seed) {
 		this.seed = seed;
 		this.random = new Random(seed);
@@ -121,14 +124,15 @@ final class ExactlyOnceSimulation {
 				});
 				this.faults.enabled = false;
 				Runnable timePasses = () -> this.scheduler.advance(this.random.nextInt(100_000));
-				this.scheduler.run(this.cluster::isFullyCommitted, QUIET_STEPS, timePasses);
+				this.scheduler.run(() -> this.seeksPending == 0 && this.cluster.isFullyCommitted(), QUIET_STEPS, timePasses);
+				String quiet = this.scheduler.describe() + "; owners " + owners();
 				for (SimulatedInstance instance : this.instances) {
 					if (!instance.isKilled()) {
 						instance.stop();
 					}
 				}
 				this.scheduler.run(() -> false, QUIET_STEPS, timePasses);
-				check(violations);
+				check(violations, quiet);
 				this.scheduler.close();
 			}
 			catch (AssertionError ex) {
@@ -151,7 +155,7 @@ final class ExactlyOnceSimulation {
 
 	/** Between two steps, maybe one rebalance, seek or kill, as the seed decides. */
 	private void maybeRebalanceOrKill() {
-		if (this.random.nextInt(100) >= 2) {
+		if (this.random.nextInt(100) >= 4) {
 			return;
 		}
 		List<SimulatedInstance> live = this.instances.stream().filter((instance) -> !instance.isKilled()).toList();
@@ -159,8 +163,8 @@ final class ExactlyOnceSimulation {
 		List<TopicPartition> partitions = this.cluster.partitions();
 		TopicPartition partition = partitions.get(this.random.nextInt(partitions.size()));
 		SimulatedSource owner = this.cluster.owner(partition);
-		switch (this.random.nextInt(6)) {
-			case 0, 1 -> seek(some, partition);
+		switch (this.random.nextInt(8)) {
+			case 0, 1, 6, 7 -> seek(some, partition);
 			case 2 -> {
 				if (owner != null) {
 					this.faults.count("revoke and re-assign");
@@ -196,13 +200,21 @@ final class ExactlyOnceSimulation {
 
 	private void seek(SimulatedInstance instance, TopicPartition partition) {
 		long end = this.cluster.broker.endOffset(partition);
-		long offset = this.random.nextInt((int) end + 1);
+		long committed = this.cluster.committed(partition);
+		// Mostly near the committed position, where the slices in flight are.
+		long offset = switch (this.random.nextInt(4)) {
+			case 0 -> this.random.nextInt((int) end + 1);
+			case 1 -> Math.min(end, committed + 1 + this.random.nextInt(6));
+			default -> Math.max(0, committed - this.random.nextInt(6));
+		};
 		this.faults.count((offset < this.cluster.committed(partition)) ? "seek back" : "seek forward");
-		instance.seek(partition, offset);
+		this.seeksPending++;
+		instance.seek(partition, offset, () -> this.seeksPending--);
 	}
 
 	/** A seek went through (on its owner actor): below it, what has no row yet may stay unprocessed. */
 	private void sought(TopicPartition partition, long offset) {
+		this.cluster.log(partition, "seek to " + offset);
 		Map<Long, Integer> rows = this.database.rows(partition.partition());
 		Set<Long> skippable = this.skippable.computeIfAbsent(partition.partition(), (p) -> new TreeSet<>());
 		for (long o = 0; o < offset; o++) {
@@ -213,7 +225,16 @@ final class ExactlyOnceSimulation {
 		skippable.removeIf((o) -> o >= offset);
 	}
 
-	private void check(List<String> violations) {
+	private String owners() {
+		StringBuilder text = new StringBuilder();
+		for (TopicPartition partition : this.cluster.partitions()) {
+			SimulatedSource owner = this.cluster.owner(partition);
+			text.append(partition).append('=').append(owner).append(owner != null ? owner.assignment() : "").append(' ');
+		}
+		return text.toString();
+	}
+
+	private void check(List<String> violations, String quiet) {
 		List<String> left = this.scheduler.alive();
 		if (!left.isEmpty()) {
 			violations.add("threads left after every instance stopped: " + left);
@@ -222,6 +243,7 @@ final class ExactlyOnceSimulation {
 			long end = this.cluster.broker.endOffset(partition);
 			Map<Long, Integer> rows = this.database.rows(partition.partition());
 			Set<Long> skippable = this.skippable.getOrDefault(partition.partition(), Set.of());
+			int before = violations.size();
 			for (long offset = 0; offset < end; offset++) {
 				int count = rows.getOrDefault(offset, 0);
 				if (count > 1) {
@@ -233,8 +255,12 @@ final class ExactlyOnceSimulation {
 				}
 			}
 			long committed = this.cluster.committed(partition);
+			if (committed == end && violations.size() > before) {
+				violations.add("history of " + partition + ": " + this.cluster.commits(partition));
+			}
 			if (committed != end) {
-				violations.add("stuck: " + partition + " committed " + committed + " of " + end);
+				violations.add("stuck: " + partition + " committed " + committed + " of " + end + " after the quiet phase ("
+						+ quiet + "; commits " + this.cluster.commits(partition) + ")");
 			}
 		}
 	}

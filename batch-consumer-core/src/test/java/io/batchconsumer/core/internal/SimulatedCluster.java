@@ -36,6 +36,8 @@ final class SimulatedCluster {
 
 	private long generation;
 
+	private final Map<TopicPartition, List<String>> commits = new LinkedHashMap<>();
+
 	SimulatedCluster(SimulatedScheduler scheduler, String group, String topic, int partitions) {
 		this.scheduler = scheduler;
 		this.group = group;
@@ -120,11 +122,13 @@ final class SimulatedCluster {
 			return;
 		}
 		owner.member.lose(partition);
+		log(partition, "lost by " + owner.member + " to " + target);
 		assign(partition, target);
 	}
 
 	private void assign(TopicPartition partition, SimulatedSource member) {
 		long next = ++this.generation;
+		log(partition, "assigned to " + member);
 		this.owners.put(partition, new Owner(member, next));
 		member.assign(partition, next);
 	}
@@ -132,6 +136,22 @@ final class SimulatedCluster {
 	/** Whether every partition is committed to its end. */
 	boolean isFullyCommitted() {
 		return this.broker.isFullyCommitted(this.group, this.topic);
+	}
+
+	/** Stores a commit, remembering who made it. */
+	void commit(String by, TopicPartition partition, long offset) {
+		log(partition, by + ":" + offset);
+		this.broker.commit(this.group, partition, offset);
+	}
+
+	/** Notes what happened to a partition, for a failure's message. */
+	void log(TopicPartition partition, String event) {
+		this.commits.computeIfAbsent(partition, (p) -> new ArrayList<>()).add(event);
+	}
+
+	/** The commits of a partition so far, oldest first, for a failure's message. */
+	List<String> commits(TopicPartition partition) {
+		return this.commits.getOrDefault(partition, List.of());
 	}
 
 	long committed(TopicPartition partition) {

@@ -89,9 +89,13 @@ final class SimulatedInstance {
 		return this.killed;
 	}
 
-	/** Seeks through the owner's command, as the endpoint does; a refused seek changes nothing. */
-	void seek(TopicPartition partition, long offset) {
+	/**
+	 * Seeks through the owner's command, as the endpoint does; a refused seek changes nothing.
+	 * {@code ran} is told when the command runs (never when the instance stops first).
+	 */
+	void seek(TopicPartition partition, long offset, Runnable ran) {
 		this.loop.post(new Command(() -> {
+			ran.run();
 			try {
 				this.loop.commands().seek(partition, offset);
 				this.sought.accept(partition, offset);
@@ -137,7 +141,7 @@ final class SimulatedInstance {
 				insert.executeBatch();
 			}
 			BatchResult result = BatchResult.success();
-			if (this.faults.roll("listener reports a partial failure", 0.08)) {
+			if (this.faults.roll("listener reports a partial failure", 0.12)) {
 				List<Message<byte[]>> failed = new ArrayList<>();
 				for (Message<byte[]> message : messages) {
 					if (failed.isEmpty() || this.scheduler.random().nextInt(3) == 0) {

@@ -63,6 +63,9 @@ final class SimulatedScheduler implements Ticker, Parking {
 
 	private long trace = 17;
 
+	/** Why the last run ended. */
+	private String ended = "";
+
 	private volatile long steps;
 
 	SimulatedScheduler(Random random) {
@@ -177,6 +180,17 @@ final class SimulatedScheduler implements Ticker, Parking {
 		return this.actors.stream().filter((actor) -> !actor.done).map((actor) -> actor.name).toList();
 	}
 
+	/** Every actor not ended and when it may run, for a failure's message. */
+	String describe() {
+		StringBuilder text = new StringBuilder("ended by " + this.ended + " at " + this.now + ":");
+		for (Actor actor : this.actors) {
+			if (!actor.done) {
+				text.append(' ').append(actor.name).append(actor.permit ? "(unparked)" : "(" + actor.wakeAt + ")");
+			}
+		}
+		return text.toString();
+	}
+
 	/** A digest of every choice made so far: the same seed gives the same digest. */
 	long trace() {
 		return this.trace;
@@ -220,6 +234,7 @@ final class SimulatedScheduler implements Ticker, Parking {
 	private Actor next() {
 		this.actors.removeIf((actor) -> actor.done);
 		if (this.failure != null || this.budget-- <= 0 || this.until.getAsBoolean()) {
+			this.ended = (this.failure != null) ? "failure" : (this.budget < 0) ? "budget" : "condition";
 			return null;
 		}
 		this.betweenSteps.run();
@@ -227,6 +242,7 @@ final class SimulatedScheduler implements Ticker, Parking {
 		if (ready.isEmpty()) {
 			long next = this.actors.stream().mapToLong((actor) -> actor.wakeAt).min().orElse(Long.MAX_VALUE);
 			if (next == Long.MAX_VALUE) {
+				this.ended = "no actor can run";
 				return null;
 			}
 			this.now = Math.max(this.now, next);

@@ -211,7 +211,7 @@ final class SimulatedSource implements MessageSource {
 			throw new IllegalStateException("CommitFailedException (simulated): " + this.name
 					+ " is no longer the owner of " + offsets.keySet());
 		}
-		offsets.forEach((partition, offset) -> this.cluster.broker.commit(this.cluster.group, partition, offset));
+		offsets.forEach((partition, offset) -> this.cluster.commit(this + " sync", partition, offset));
 	}
 
 	/** Sent now; stored and called back in the first to third poll from now, or in a commitSync. */
@@ -222,7 +222,7 @@ final class SimulatedSource implements MessageSource {
 		if (polls > 1) {
 			this.faults.count("async commit called back late");
 		}
-		this.inFlight.add(new PendingCommit(Map.copyOf(offsets), callback, polls, fails));
+		this.inFlight.add(new PendingCommit(Map.copyOf(offsets), callback, polls, fails, Map.copyOf(this.generations)));
 	}
 
 	private void completeDueCommits() {
@@ -237,9 +237,14 @@ final class SimulatedSource implements MessageSource {
 	}
 
 	private boolean ownsAll(Map<TopicPartition, Long> offsets) {
+		return ownsAll(offsets, this.generations);
+	}
+
+	/** Whether the member owns every partition in the generation it had when it sent the commit. */
+	private boolean ownsAll(Map<TopicPartition, Long> offsets, Map<TopicPartition, Long> generations) {
 		return offsets.keySet()
 			.stream()
-			.allMatch((partition) -> this.cluster.owns(this, partition, this.generations.get(partition)));
+			.allMatch((partition) -> this.cluster.owns(this, partition, generations.get(partition)));
 	}
 
 	@Override
@@ -281,8 +286,8 @@ final class SimulatedSource implements MessageSource {
 	 */
 	void kill() {
 		for (PendingCommit pending : this.inFlight) {
-			if (!pending.fails && this.scheduler.random().nextBoolean() && ownsAll(pending.offsets)) {
-				pending.offsets.forEach((partition, offset) -> this.cluster.broker.commit(this.cluster.group, partition,
+			if (!pending.fails && this.scheduler.random().nextBoolean() && ownsAll(pending.offsets, pending.generations)) {
+				pending.offsets.forEach((partition, offset) -> this.cluster.commit(this + " async at kill", partition,
 						offset));
 			}
 		}
@@ -304,8 +309,12 @@ final class SimulatedSource implements MessageSource {
 
 		final boolean fails;
 
+		/** The generations the member had when it sent the commit: a rebalance since fails it, as in Kafka. */
+		final Map<TopicPartition, Long> generations;
+
 		PendingCommit(Map<TopicPartition, Long> offsets, BiConsumer<Map<TopicPartition, Long>, Throwable> callback,
-				int polls, boolean fails) {
+				int polls, boolean fails, Map<TopicPartition, Long> generations) {
+			this.generations = generations;
 			this.offsets = offsets;
 			this.callback = callback;
 			this.polls = polls;
@@ -316,13 +325,13 @@ final class SimulatedSource implements MessageSource {
 			if (this.fails) {
 				this.callback.accept(this.offsets, new IllegalStateException("async commit failed (simulated)"));
 			}
-			else if (!ownsAll(this.offsets)) {
+			else if (!ownsAll(this.offsets, this.generations)) {
 				this.callback.accept(this.offsets, new IllegalStateException(
 						"CommitFailedException (simulated): the group rebalanced"));
 			}
 			else {
-				this.offsets.forEach((partition, offset) -> SimulatedSource.this.cluster.broker
-					.commit(SimulatedSource.this.cluster.group, partition, offset));
+				this.offsets.forEach((partition, offset) -> SimulatedSource.this.cluster
+					.commit(SimulatedSource.this + " async", partition, offset));
 				this.callback.accept(this.offsets, null);
 			}
 		}
