@@ -21,10 +21,14 @@ import io.batchconsumer.core.TopicPartition;
  *
  * <p>Threading: {@link #committed} is called by the owner thread, the deletion runs on the daemon
  * thread {@code batch-consumer-<id>-completions}; the pending positions are guarded by {@code this}.
+ * That thread is never interrupted: {@link #close()} lets a running deletion end and stops the rest.
  */
 final class MarkCleaner implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(MarkCleaner.class);
+
+	/** How long {@link #close()} waits for a running deletion. */
+	static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
 	private final ExactlyOnce exactlyOnce;
 
@@ -61,6 +65,9 @@ final class MarkCleaner implements AutoCloseable {
 
 	private void clean() {
 		for (Map.Entry<TopicPartition, Long> due : due().entrySet()) {
+			if (this.executor.isShutdown()) {
+				return; // closing: the deletion that ran is done, the rest waits for the next owner
+			}
 			try {
 				int deleted = this.exactlyOnce.deleteBelow(due.getKey(), due.getValue());
 				logger.debug("Deleted {} completion rows of {} below {}", deleted, due.getKey(), due.getValue());
@@ -87,9 +94,22 @@ final class MarkCleaner implements AutoCloseable {
 		return due;
 	}
 
+	/**
+	 * Stops the deletion without an interrupt (an interrupt inside JDBC makes H2 close its database
+	 * for every user of it): no deletion starts after this, and one that runs is waited for, at most
+	 * {@link #CLOSE_WAIT}; a deletion that outlives the wait ends on its own.
+	 */
 	@Override
 	public void close() {
-		this.executor.shutdownNow();
+		this.executor.shutdown();
+		try {
+			if (!this.executor.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+				logger.warn("A deletion of completion marks still runs after {}; it ends on its own", CLOSE_WAIT);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 }

@@ -2,7 +2,6 @@ package io.batchconsumer.core.internal;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The owner thread's mailbox: completions from workers and commands from callers, unbounded so a
@@ -40,6 +39,23 @@ final class Mailbox {
 	/** Owner thread only. */
 	private boolean interrupted;
 
+	private final Ticker ticker;
+
+	private final Parking parking;
+
+	Mailbox() {
+		this(Ticker.SYSTEM, Parking.SYSTEM);
+	}
+
+	/**
+	 * @param ticker the time of the waits' deadlines
+	 * @param parking how the owner waits and is woken
+	 */
+	Mailbox(Ticker ticker, Parking parking) {
+		this.ticker = ticker;
+		this.parking = parking;
+	}
+
 	/** Queues an item and wakes the waiting owner for a command, or for the completion it waits for. */
 	void add(MailItem item) {
 		this.queue.add(item);
@@ -53,7 +69,7 @@ final class Mailbox {
 		}
 		Thread owner = this.waiting; // read after the count: see the wait's check, before it parks
 		if (owner != null && wakes) {
-			LockSupport.unpark(owner);
+			this.parking.unpark(owner);
 		}
 	}
 
@@ -82,13 +98,13 @@ final class Mailbox {
 		this.wakeAt = Math.max(1, completions);
 		this.waiting = Thread.currentThread();
 		try {
-			long deadline = System.nanoTime() + Math.max(0, nanos);
+			long deadline = this.ticker.nanoTime() + Math.max(0, nanos);
 			while (this.commands.get() == 0 && this.completions.get() < this.wakeAt) {
-				long left = deadline - System.nanoTime();
+				long left = deadline - this.ticker.nanoTime();
 				if (left <= 0) {
 					break;
 				}
-				LockSupport.parkNanos(this, left);
+				this.parking.park(this, left);
 				if (Thread.interrupted()) {
 					this.interrupted = true; // cleared here, kept for the owner
 					break;

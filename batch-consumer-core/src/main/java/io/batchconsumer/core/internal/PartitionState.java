@@ -57,7 +57,12 @@ final class PartitionState {
 	final PartitionPauses pauses = new PartitionPauses();
 
 	/** Revoke in progress: no new slices start. */
-	private boolean draining;
+	/** Set by the owner when a revoke or stop begins; read by workers in a back-off. */
+	private volatile boolean draining;
+
+	/** Told when this epoch ends or starts draining (wakes the workers' back-offs); set once by the owner. */
+	private Runnable ending = () -> {
+	};
 
 	/** Set by the owner when this epoch ends (revoke, loss, seek, stop); read by workers. */
 	private volatile boolean cancelled;
@@ -275,6 +280,12 @@ final class PartitionState {
 	void startDraining() {
 		this.draining = true;
 		dropBuffer();
+		this.ending.run();
+	}
+
+	/** What to tell when this epoch ends or starts draining; owner thread, before it is shared. */
+	void whenEnding(Runnable ending) {
+		this.ending = ending;
 	}
 
 	boolean isDraining() {
@@ -285,6 +296,7 @@ final class PartitionState {
 	void cancel() {
 		this.cancelled = true;
 		dropBuffer();
+		this.ending.run();
 	}
 
 	/** Any thread (volatile). */

@@ -40,20 +40,35 @@ final class Partitions {
 	/** Told of each new epoch before any slice of it is handed out ({@link SliceListener#epochStarted}). */
 	private final ObjLongConsumer<TopicPartition> epochStarted;
 
+	/** Given to every epoch's state: see {@link PartitionState#whenEnding}. */
+	private final Runnable ending;
+
 	Partitions(Ordering ordering) {
-		this(ordering, ContainerObserver.NONE, (partition, epoch) -> {
+		this(ordering, ContainerObserver.NONE);
+	}
+
+	Partitions(Ordering ordering, ContainerObserver observer) {
+		this(ordering, observer, (partition, epoch) -> {
+		}, () -> {
 		});
 	}
 
-	Partitions(Ordering ordering, ContainerObserver observer, ObjLongConsumer<TopicPartition> epochStarted) {
+	/**
+	 * @param epochStarted told of each new epoch before any slice of it is handed out
+	 * @param ending told when an epoch ends or starts draining (the workers' back-offs wake up)
+	 */
+	Partitions(Ordering ordering, ContainerObserver observer, ObjLongConsumer<TopicPartition> epochStarted,
+			Runnable ending) {
 		this.ordering = ordering;
 		this.observer = observer;
 		this.epochStarted = epochStarted;
+		this.ending = ending;
 	}
 
 	/** Starts a new epoch for the partition, replacing (and cancelling) the state of the old one. */
 	PartitionState assign(TopicPartition partition) {
 		PartitionState state = new PartitionState(partition, ++this.lastEpoch, this.ordering);
+		state.whenEnding(this.ending);
 		PartitionState old = this.byPartition.put(partition, state);
 		if (old != null) {
 			end(old);

@@ -58,7 +58,7 @@ final class PollLoop implements Runnable {
 	private final Ticker ticker;
 
 	/** Completions from workers and commands from callers. */
-	private final Mailbox mailbox = new Mailbox();
+	private final Mailbox mailbox;
 
 	/** Written by the owner around each poll, read by posting threads to decide whether to wake it. */
 	private volatile boolean inPoll;
@@ -75,13 +75,24 @@ final class PollLoop implements Runnable {
 
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
 			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate) {
+		this(options, source, runner, workers, status, ticker, selector, dueGate, Parking.SYSTEM);
+	}
+
+	/**
+	 * The loop with the owner's waits for its mailbox going through {@code parking} (a test's
+	 * simulation makes them virtual).
+	 */
+	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
+			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate, Parking parking) {
+		this.mailbox = new Mailbox(ticker, parking);
 		this.ticker = ticker;
 		this.options = options;
 		this.source = source;
 		this.runner = runner;
 		this.workers = workers;
 		this.status = status;
-		this.partitions = new Partitions(options.ordering(), runner.observer(), runner.listener()::epochStarted);
+		this.partitions = new Partitions(options.ordering(), runner.observer(), runner.listener()::epochStarted,
+				runner::wakeBackoffs);
 		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post, selector,
 				dueGate, status.counters());
 		this.flow = new FlowController(options, status.counters());

@@ -2,7 +2,6 @@ package io.batchconsumer.core.internal;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -62,6 +61,9 @@ final class SliceRunner {
 	/** Set once when the container stops for good: workers give up and leave messages unfinished. */
 	private volatile boolean halted;
 
+	/** The waits between tries; woken when the container halts or a partition's epoch ends. */
+	private final Backoff backoff;
+
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
 			ContainerObserver observer, ContainerStatus status) {
 		this(options, listener, deadLetterSink, observer, status, null);
@@ -69,6 +71,13 @@ final class SliceRunner {
 
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
 			ContainerObserver observer, ContainerStatus status, RetryQueue retryQueue) {
+		this(options, listener, deadLetterSink, observer, status, retryQueue,
+				new Backoff(status.ticker(), Parking.SYSTEM));
+	}
+
+	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
+			ContainerObserver observer, ContainerStatus status, RetryQueue retryQueue, Backoff backoff) {
+		this.backoff = backoff;
 		this.options = options;
 		this.listener = listener;
 		this.deadLetterSink = deadLetterSink;
@@ -84,12 +93,23 @@ final class SliceRunner {
 		return this.listener;
 	}
 
+	/** The engine's time source, which the workers measure their slices with. */
+	Ticker ticker() {
+		return this.ticker;
+	}
+
 	ContainerObserver observer() {
 		return this.observer;
 	}
 
 	void halt() {
 		this.halted = true;
+		this.backoff.wake();
+	}
+
+	/** A partition's epoch ended or it started draining: its slices in a back-off stop waiting. */
+	void wakeBackoffs() {
+		this.backoff.wake();
 	}
 
 	/**
@@ -246,20 +266,14 @@ final class SliceRunner {
 		return false;
 	}
 
-	/** Sleeps the back-off; false when the work is abandoned. An interrupt alone does not end it. */
+	/**
+	 * Waits the back-off; false when the work is abandoned meanwhile, or its partition drains (a
+	 * revoke or a stop, which would otherwise wait for the back-off: the slice is delivered again by
+	 * the partition's next owner). Ends at once when that happens; an interrupt alone does not end it.
+	 */
 	private boolean pause(Slice slice, Duration backoff) {
-		long deadline = this.ticker.nanoTime() + backoff.toNanos();
-		for (long left = backoff.toNanos(); left > 0; left = deadline - this.ticker.nanoTime()) {
-			try {
-				TimeUnit.NANOSECONDS.sleep(left);
-			}
-			catch (InterruptedException ex) {
-				if (isAbandoned(slice)) {
-					return false;
-				}
-			}
-		}
-		return !isAbandoned(slice);
+		return this.backoff.sleep(backoff.toNanos(), () -> isAbandoned(slice) || slice.partition.isDraining())
+				&& !isAbandoned(slice);
 	}
 
 	private static String describe(Throwable cause) {

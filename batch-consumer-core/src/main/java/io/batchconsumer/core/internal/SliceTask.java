@@ -32,7 +32,7 @@ final class SliceTask implements Runnable {
 	@Override
 	public void run() {
 		this.worker = Thread.currentThread();
-		long started = System.nanoTime();
+		long started = this.runner.ticker().nanoTime();
 		boolean finished = false;
 		try {
 			finished = this.runner.process(this.slice);
@@ -42,7 +42,7 @@ final class SliceTask implements Runnable {
 		}
 		finally {
 			this.worker = null;
-			this.mailbox.accept(new Completion(this.slice, finished, System.nanoTime() - started));
+			this.mailbox.accept(new Completion(this.slice, finished, this.runner.ticker().nanoTime() - started));
 		}
 	}
 
