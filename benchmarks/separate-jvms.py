@@ -11,7 +11,7 @@ Each runner JVM runs --per-jvm rounds (3) after its warm-up run, and only its la
 this young the JIT compilers still take a good part of a core in the first rounds (a plain consumer's
 process CPU fell from 1.02 to 0.51 µs/record over three rounds), more so for more code: our JVM's
 compilers settle about two rounds after the plain loop's (the summary's JIT ms column shows the measured
-round's; --per-jvm=6 or more measures both settled, results/issue17-jit).
+round's; --per-jvm=6 or more measures both settled, docs/benchmarks.md#what-is-left-at-zero-work).
 
 A contender may carry JVM flags of its own after a '|', which makes two settings of one contender
 two contenders of the same run:
@@ -37,7 +37,7 @@ OUT/summary.md: per contender the medians of records/s on both clocks (records h
 the end), of the per-round ratios to the reference, of the consuming threads' CPU per record, of the
 time the owner (the plain loop's thread) was ready to run but waited for a core, of the
 contender process's CPU per record and the cores it kept busy, of the broker process's CPU per record
-(the two share the machine's 2 cores, results/issue17-active-workers), and
+(the two share the machine's 2 cores), and
 of the garbage collections and JIT time per run.
 """
 import argparse, csv, os, re, statistics, subprocess, sys, time
@@ -46,7 +46,7 @@ RUNNER = '--quick --scale=200 --scenarios=1 --warm-up=2s --max-run=60s'
 
 # Every contender JVM's heap committed and touched up front, in transparent huge pages: without them one
 # thread's CPU per record moved by up to 2.5x from one JVM to the next (the plain loop's 0.22-0.54 us) and
-# per-round ratios spread over 0.4-2.2x; with them 0.18-0.25 us and 0.64-0.85x (issue17-hand-off).
+# per-round ratios spread over 0.4-2.2x; with them 0.18-0.25 us and 0.64-0.85x (docs/benchmarks.md#steadier-jvms).
 JVM = '-Xms{heap} -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages'
 
 
@@ -106,7 +106,7 @@ def median_cpu(rows):
 GC_NOTE = r'GC (\d+) collections'
 JIT_NOTE = r'JIT (\d+) ms'
 # The contender JVM's whole process (not the broker's), with the cores it kept busy: with the broker's,
-# what shows how much of the 2 cores the two processes use (results/issue17-active-workers).
+# what shows how much of the 2 cores the two processes use.
 PROCESS_NOTE = r'process CPU ([0-9.]+) us/record'
 CORES_NOTE = r'process CPU [0-9.]+ us/record, ([0-9.]+) cores'
 # How long the consuming thread (our owner, the plain loop's thread) was ready but waited for a core.

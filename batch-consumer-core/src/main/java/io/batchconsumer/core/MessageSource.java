@@ -102,7 +102,7 @@ public interface MessageSource extends AutoCloseable {
 	 * knows without asking the broker (a Kafka consumer learns each partition's end from every
 	 * fetch). The engine commits a partition that went idle before the interval only when it is not
 	 * behind: one that only waits for its next fetch is not idle, and its early commits would cost
-	 * the broker a request each while records keep coming (results/issue17-idle-commits). Called on
+	 * the broker a request each while records keep coming (docs/benchmarks.md, "Idle commits"). Called on
 	 * the owner thread; must be cheap. The default knows nothing: {@code false}.
 	 * @param partition an assigned partition
 	 * @return {@code true} when more messages are known to wait

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Faults inside the process, one seed a case (issue 12): random {@code Error}s, {@code
+ * Faults inside the process, one seed a case: random {@code Error}s, {@code
  * OutOfMemoryError}s and interrupts from the listener, the observer and the dead-letter sink, causes
  * that fail while their dead letter is made, dead-letter outages; revokes, losses, seeks during a
  * revoke's drain, seeks while running and crash-restarts. Every run must end with every message

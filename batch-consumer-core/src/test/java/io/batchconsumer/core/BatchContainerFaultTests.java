@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Faults inside the process (issue 12), one deterministic regression test per engine defect: an
+ * Faults inside the process, one deterministic regression test per engine defect: an
  * {@code Error} outside the listener call, an interrupt left by a listener, an asynchronous commit
  * still in flight at a revoke, a listener that outlives the drain, a seek or an interrupt during a
  * revoke's drain, a {@link VirtualMachineError}, and a hot key under {@code key} ordering.

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * The defaults (those of the README's property table) and the validation of every option.
+ * The defaults (those of the property table in docs/getting-started.md) and the validation of every option.
  */
 class ContainerOptionsTests {
 

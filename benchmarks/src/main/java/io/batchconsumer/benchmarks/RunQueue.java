@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * How long one thread was ready to run but waited for a core, from Linux's
  * {@code /proc/self/task/<tid>/schedstat} (its second field, the time spent on a run queue): on
  * 2 cores shared with the broker, what a consuming thread loses to the other threads, which its CPU
- * time does not show (results/issue17-idle-commits).
+ * time does not show (docs/benchmarks.md, "Idle commits").
  *
  * <p>Threading: stateless; {@link #currentThread()} on the thread to measure, the rest on any.
  */

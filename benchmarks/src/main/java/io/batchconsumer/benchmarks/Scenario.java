@@ -4,7 +4,7 @@ package io.batchconsumer.benchmarks;
  * One Kafka workload: what is in the topic, how much work each record takes, and the sizes every
  * contender is configured with (threads, slice size, records per poll).
  *
- * @param number the scenario number of the README table (1–5)
+ * @param number the scenario number of docs/benchmarks.md's full run (1–5)
  * @param name a short description
  * @param topic the topic, filled once and read by every contender with a fresh group
  * @param partitions partitions of the topic

@@ -3,7 +3,7 @@ package io.batchconsumer.benchmarks;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Kafka scenarios of the README table, at full or quick size. Record counts are multiplied by
+ * The Kafka scenarios of docs/benchmarks.md's full run, at full or quick size. Record counts are multiplied by
  * the runner's {@code --scale}.
  */
 public final class Scenarios {

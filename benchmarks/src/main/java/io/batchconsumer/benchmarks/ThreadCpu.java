@@ -92,7 +92,7 @@ public final class ThreadCpu {
 	/**
 	 * The JIT compilers' accumulated time so far, as the JVM reports it: a run that still compiles
 	 * much was measured before the JVM settled, and on 2 cores the compiler takes a core from the
-	 * contender (a build with more code settles later: issue17-jit).
+	 * contender (a build with more code settles later: docs/benchmarks.md, "What is left at zero work").
 	 * @return milliseconds, -1 when the JVM does not say
 	 */
 	public static long compilerMillis() {

@@ -33,7 +33,7 @@ import io.batchconsumer.core.Ordering;
  * and it enters the key gate behind every older slice of its partition, naming no key
  * ({@link io.batchconsumer.core.batch.KeyGate#enterBehindAll}). One worker keeps up with all the owner
  * hands out then; the owner saves the key hashing and the gate's map update per message, and the
- * workers read the messages in the order they were allocated (benchmarks/results/issue17-owner-bound).
+ * workers read the messages in the order they were allocated (docs/benchmarks.md, "Key batches handed out whole").
  * A partition's batches then run one at a time; as soon as the workers' time per message grows past
  * half the owner's, batches are cut by key again. {@code unordered} batches are cut as ever: their
  * slices are consecutive already, and not cutting them measured no gain.

@@ -32,7 +32,7 @@ final class KafkaConfigs {
 	 * only once its data is used up, and at 1 MiB the owner often found the client empty and waited
 	 * for the next response. 4 MiB gained no more and held twice the memory. The client keeps up to
 	 * this much per partition it owns (a paused partition keeps what it has), outside flow control's
-	 * count. Measured with the socket buffer below: {@code benchmarks/results/issue17-fetch-defaults}.
+	 * count. Measured with the socket buffer below: docs/benchmarks.md, "Kafka's fetch share and socket buffer".
 	 */
 	static final int MAX_PARTITION_FETCH_BYTES = 2 * 1024 * 1024;
 

@@ -53,7 +53,7 @@ class KeyGateTests {
 
 	/**
 	 * The same with up to 60 of 5,000 keys a slice, mostly distinct: thousands of keys enter and
-	 * leave the gate's map. (For the open-addressing gate tried in benchmarks/results/issue17-key-cut/,
+	 * leave the gate's map. (For an open-addressing gate, tried and not kept,
 	 * this case, not the eight-key one, failed when a new key was let take over a slot of a key still
 	 * held.)
 	 */

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * One deterministic test per JDBC defect of issue 12, each over a real database with one statement
+ * One deterministic test per JDBC defect found by fault injection, each over a real database with one statement
  * failed by a {@link FaultyDataSource}.
  */
 class JdbcFaultRegressionTests {
@@ -73,9 +73,9 @@ class JdbcFaultRegressionTests {
 
 	/**
 	 * A poll used to read in a transaction whose {@code COMMIT} could fail after the rows were read
-	 * (issue 12 made the next poll read them again). Reads need no transaction: each queue's
+	 * (the next poll then read them again). Reads need no transaction: each queue's
 	 * {@code SELECT} runs in auto-commit, so a poll has no commit to fail and costs one round trip
-	 * per queue (issue 17).
+	 * per queue.
 	 */
 	@ParameterizedTest
 	@EnumSource(TestDatabases.Kind.class)

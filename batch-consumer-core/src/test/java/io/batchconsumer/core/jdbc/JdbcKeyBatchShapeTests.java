@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
  * A {@code key} consumer that keeps up with its producers cuts its thread batches by key: a JDBC poll
  * costs the owner thread far more CPU than this listener's messages cost a worker, but the owner
  * waits for messages most of the time, so it is not the bound and nothing is won by handing a batch
- * out whole (benchmarks/results/issue17-owner-busy). Without the busy condition most batches here
+ * out whole (docs/benchmarks.md, "Key batches handed out whole"). Without the busy condition most batches here
  * went out whole (1,715 of 1,940); with it, a moment of catching up after a stall on a loaded machine
  * may make one window of the owner's cost busy (about an eighth of the run), hence a bound of a third.
  */

@@ -107,7 +107,7 @@ class JdbcSchemaAndSettingsTests {
 		assertThat(defaults.leaseDuration()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(defaults.retention()).isEqualTo(Duration.ofDays(7));
 		assertThat(defaults.initializeSchema()).isEqualTo(SchemaInitialization.EMBEDDED);
-		assertThat(defaults.instanceId()).as("stable across restarts (issue 12, defect 9)")
+		assertThat(defaults.instanceId()).as("stable across restarts")
 			.isEqualTo(JdbcSettings.defaults().instanceId())
 			.isEqualTo(JdbcSettings.defaultInstanceId(null));
 	}

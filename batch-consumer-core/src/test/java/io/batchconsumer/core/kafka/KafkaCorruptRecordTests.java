@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A record that fails its CRC check on the consumer (issue 12, defect 7), made for real: records are
+ * A record that fails its CRC check on the consumer, made for real: records are
  * produced to the in-process broker one batch each, then one byte of one batch's value is flipped
  * inside the broker's log segment file. The broker serves the file as it is, and the consumer
  * ({@code check.crcs=true}, the default) fails the poll with a plain {@code KafkaException}.

@@ -14,13 +14,14 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Java blocks of the README (and of {@code docs/dead-letters.md}) compile as shown: each one must
- * be, word for word, one of the files of this package after its package line, and these files are
- * compiled with the test sources.
+ * The Java blocks of the README (and of {@code docs/getting-started.md} and {@code docs/dead-letters.md})
+ * compile as shown: each one must be, word for word, one of the files of this package after its
+ * package line, and these files are compiled with the test sources.
  */
 class ReadmeSnippetsTests {
 
-	private static final List<Path> PAGES = List.of(Path.of("..", "README.md"), Path.of("..", "docs", "dead-letters.md"));
+	private static final List<Path> PAGES = List.of(Path.of("..", "README.md"), Path.of("..", "docs", "getting-started.md"),
+			Path.of("..", "docs", "dead-letters.md"));
 
 	private static final Path SOURCES = Path.of("src", "test", "java", "io", "batchconsumer", "spring", "readme");
 

@@ -147,7 +147,7 @@ class LedgerPageBrowserTests {
 
 	private static void saveScreenshot() throws Exception {
 		Path shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath();
-		// target/ always; docs/ (what the README shows) only when asked, so a build leaves the tree clean.
+		// target/ always; docs/ (what docs/observability.md shows) only when asked, so a build leaves the tree clean.
 		Path target = Path.of("target", "ledger-page.png");
 		Files.copy(shot, target, StandardCopyOption.REPLACE_EXISTING);
 		assertThat(Files.size(target)).isPositive();

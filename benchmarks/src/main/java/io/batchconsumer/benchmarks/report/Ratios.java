@@ -8,7 +8,7 @@ import io.batchconsumer.benchmarks.RunResult;
 import io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench;
 
 /**
- * The ratios the README quotes, from the median rows: ours against the plain consumer (1), the
+ * The ratios docs/benchmarks.md quotes, from the median rows: ours against the plain consumer (1), the
  * ideal, what this machine reaches (the perfect pool) and Parallel Consumer (2, 3), the barrier (3), plain JDBC (4) and exactly-once against
  * at-least-once (10).
  */
