@@ -48,11 +48,18 @@ final class CompletingRetryQueue implements RetryQueue {
 		if (fresh.isEmpty()) {
 			return;
 		}
-		this.exactlyOnce.commit(marks, fresh.get(0).topicPartition(), ExactlyOnceListener.offsetsOf(fresh),
-				(connection) -> {
-					this.delegate.schedule(fresh, dueAt, connection);
-					return null;
-				});
+		try {
+			this.exactlyOnce.commit(marks, fresh.get(0).topicPartition(), ExactlyOnceListener.offsetsOf(fresh),
+					(connection) -> {
+						this.delegate.schedule(fresh, dueAt, connection);
+						return null;
+					});
+		}
+		catch (MarkConflictException ex) {
+			// Not handed over: the engine retries the messages in place.
+			this.exactlyOnce.settle(fresh.get(0).topicPartition(), marks, ex);
+			throw ex;
+		}
 	}
 
 }

@@ -123,7 +123,8 @@ public final class CompletionTable {
 		}
 		catch (SQLException ex) {
 			if (SqlStates.isDuplicateKey(ex)) {
-				throw new MarkConflictException("Another transaction marked a message of " + partition + " in "
+				throw new MarkConflictException(MarkConflictException.Kind.MARKED,
+						"Another transaction marked a message of " + partition + " in "
 						+ this.table + " first; this delivery rolls back", ex);
 			}
 			throw ex;

@@ -253,7 +253,8 @@ public final class ExactlyOnce {
 	}
 
 	private static MarkConflictException ended(TopicPartition partition, long epoch) {
-		return new MarkConflictException("The delivery of " + partition + " belongs to epoch " + epoch
+		return new MarkConflictException(MarkConflictException.Kind.ENDED,
+				"The delivery of " + partition + " belongs to epoch " + epoch
 				+ ", which ended (a seek, a revoke or a loss since it was handed out); it rolls back");
 	}
 
@@ -285,6 +286,34 @@ public final class ExactlyOnce {
 			throw ended(partition, known.partitionEpoch());
 		}
 		reloadNow(partition, known);
+	}
+
+	/**
+	 * After a delivery's transaction rolled back on a conflict: the marks are read again when another
+	 * transaction marked a message first; the partition is claimed again, for the same partition
+	 * epoch, when another owner epoch fenced the delivery. Two instances that both hold the partition
+	 * (one of them a zombie that has not heard of its loss yet) may take it from each other this way
+	 * until the zombie learns of the loss; whichever holds the newest claim commits, after reading the
+	 * marks of every commit before its claim, so no message takes effect twice.
+	 * @param partition the partition
+	 * @param known the marks the delivery used
+	 * @param conflict the conflict
+	 * @throws MarkConflictException the conflict, when the delivery's epoch ended
+	 */
+	void settle(TopicPartition partition, CompletionMarks known, MarkConflictException conflict) {
+		if (conflict.kind() == MarkConflictException.Kind.ENDED) {
+			throw conflict;
+		}
+		if (conflict.kind() == MarkConflictException.Kind.MARKED) {
+			reload(partition, known);
+			return;
+		}
+		synchronized (this) {
+			if (this.marks.get(partition) != known) {
+				throw ended(partition, known.partitionEpoch());
+			}
+			claimAndLoad(partition, known.floor(), known.partitionEpoch());
+		}
 	}
 
 	private CompletionMarks claimAndLoad(TopicPartition partition, long floor, long partitionEpoch) {

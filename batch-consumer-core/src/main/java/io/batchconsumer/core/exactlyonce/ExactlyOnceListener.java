@@ -18,8 +18,9 @@ import io.batchconsumer.core.TopicPartition;
  * was given. A listener that throws, or reports some messages failed, rolls back all its writes:
  * the failed messages go back to the engine (retry, then dead letter) and the others are handed to
  * the listener again at once, in a new transaction. When another transaction marked one of them
- * first, or the partition has a new owner (its owner epoch changed: this instance is a zombie),
- * this one rolls back, the marks are read again and the rest is delivered once more. Every round
+ * first, or the partition was claimed by another owner epoch since, this one rolls back, the marks
+ * are read again (after a new claim, when fenced: {@link ExactlyOnce#settle}) and the rest is
+ * delivered once more. Every round
  * of a delivery uses the claim of the partition epoch the slice was handed out in
  * ({@link ExactlyOnce#marksFor}): once that epoch ended (a seek, a revoke, a loss), the delivery
  * fails and never commits. A transaction that failed in its {@code COMMIT} is of unknown outcome
@@ -94,9 +95,8 @@ final class ExactlyOnceListener implements SliceListener {
 				if (conflicts >= CONFLICT_ROUNDS) {
 					throw ex;
 				}
-				// Throws when the partition was claimed again since (a seek, a new assignment): the
-				// delivery belongs to an ended epoch, whose messages the new one delivers.
-				this.exactlyOnce.reload(partition, marks);
+				// Throws when the delivery belongs to an ended epoch, whose messages the new one delivers.
+				this.exactlyOnce.settle(partition, marks, ex);
 			}
 		}
 	}

@@ -114,7 +114,7 @@ final class OwnerFence {
 		boolean owner = shared.isEmpty() ? lockByUpdate(connection, group, partition, own, epoch)
 				: readStripe(connection, group, partition, own, shared) == epoch;
 		if (!owner) {
-			throw new MarkConflictException(partition + " has another owner now (epoch "
+			throw new MarkConflictException(MarkConflictException.Kind.FENCED, partition + " has another owner now (epoch "
 					+ maxEpoch(connection, group, partition) + ", this delivery's " + epoch + " in "
 					+ this.table + "); this delivery rolls back");
 		}

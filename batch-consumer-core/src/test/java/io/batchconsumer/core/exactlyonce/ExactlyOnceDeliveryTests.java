@@ -27,6 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetter;
+import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.RebalanceListener;
@@ -177,6 +179,51 @@ class ExactlyOnceDeliveryTests {
 			assertThat(fixture.exactlyOnceListener.onSlice(messages(0, 10), fixture.epoch).isSuccess()).isTrue();
 			assertThat(fixture.rowsPerMessage()).hasSize(10).allSatisfy((offset, rows) -> assertThat(rows).isEqualTo(1));
 		}
+	}
+
+	/**
+	 * Another instance claimed the partition (a zombie's seek, say) while this one still owns it: a
+	 * dead letter fenced by the other claim is neither written nor marked, and the write fails so the
+	 * engine tries again, under a new claim. Before, the fence conflict counted as "finished by
+	 * another transaction": the message was finished with no effect and no dead letter.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void aFencedDeadLetterIsNotCountedAsWrittenAndIsWrittenUnderANewClaim(TestDatabases.Kind kind) throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			Fixture fixture = new Fixture(dataSource, dataSource, "fenced_");
+			fixture.assign(0);
+			try (Connection connection = dataSource.getConnection()) {
+				new CompletionTable("fenced_").claim(connection, "g", PARTITION); // the other instance
+			}
+			DeadLetterSink sink = fixture.exactlyOnce.deadLetterSink(new RowDeadLetterSink("fenced_"));
+			DeadLetter deadLetter = DeadLetter.of(messages(3, 4).get(0), 3, new IllegalStateException("poison"));
+			assertThatExceptionOfType(MarkConflictException.class)
+				.isThrownBy(() -> sink.send(deadLetter, fixture.epoch))
+				.satisfies((ex) -> assertThat(ex.kind()).isEqualTo(MarkConflictException.Kind.FENCED));
+			assertThat(fixture.rowsPerMessage()).isEmpty();
+			sink.send(deadLetter, fixture.epoch);
+			assertThat(fixture.rowsPerMessage()).containsExactly(Map.entry(3L, 1));
+		}
+	}
+
+	/** Writes a dead letter as a row of the fixture's table, in the marks' transaction. */
+	private record RowDeadLetterSink(String prefix) implements TransactionalDeadLetterSink {
+
+		@Override
+		public void send(DeadLetter deadLetter) {
+			throw new UnsupportedOperationException("only inside the marks' transaction");
+		}
+
+		@Override
+		public void send(DeadLetter deadLetter, Connection connection) throws SQLException {
+			try (PreparedStatement insert = connection
+				.prepareStatement("INSERT INTO " + this.prefix + "rows (msg_offset) VALUES (?)")) {
+				insert.setLong(1, deadLetter.message().offset());
+				insert.executeUpdate();
+			}
+		}
+
 	}
 
 	static List<Message<byte[]>> messages(long from, long to) {
