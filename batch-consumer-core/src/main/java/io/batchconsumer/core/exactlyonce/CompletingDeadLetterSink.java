@@ -55,6 +55,12 @@ final class CompletingDeadLetterSink implements DeadLetterSink {
 			});
 		}
 		catch (MarkConflictException ex) {
+			// A conflict proves nothing of this message (a row under an uncertain key need not hold it,
+			// the owner may have changed): only its mark, read again, does.
+			this.exactlyOnce.reload(message.topicPartition(), marks);
+			if (!marks.isMarked(message.offset())) {
+				throw ex;
+			}
 			logger.info("{} was finished by another transaction; its dead letter is not written again", message);
 		}
 	}
