@@ -259,6 +259,29 @@ class ExactlyOnceDeliveryTests {
 		}
 	}
 
+	/**
+	 * A delivery of 3–7 finds 3 and 4 marked, and collides with a row holding 5 that its marks did not
+	 * know yet (committed by a transaction whose outcome showed late); after the conflict it finds 5
+	 * marked too and commits 6 and 7. Finished before: 3, 4 and 5, each counted once.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void messagesFinishedBeforeAreCountedOnceAcrossConflictRounds(TestDatabases.Kind kind) throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			Fixture fixture = new Fixture(dataSource, dataSource, "counted_");
+			fixture.assign(0);
+			fixture.deliver(0, 5, fixture.epoch);
+			try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+				statement.execute("INSERT INTO counted_completions (group_id, topic, queue_id, first_offset, last_offset,"
+						+ " mark_count, offsets, completed_at) VALUES ('g', 'eo', 0, 5, 5, 1, '0', 0)");
+			}
+			BatchResult result = fixture.exactlyOnceListener.onSlice(messages(3, 8), fixture.epoch);
+			assertThat(result.isSuccess()).isTrue();
+			assertThat(fixture.rowsPerMessage()).containsOnlyKeys(0L, 1L, 2L, 3L, 4L, 6L, 7L);
+			assertThat(result.completedBefore()).isEqualTo(3);
+		}
+	}
+
 	static List<Message<byte[]>> offsets(long... offsets) {
 		return LongStream.of(offsets)
 			.mapToObj((offset) -> Message.raw(PARTITION.topic(), PARTITION.partition(), offset, null,
