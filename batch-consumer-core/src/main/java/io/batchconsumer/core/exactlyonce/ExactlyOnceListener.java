@@ -94,6 +94,7 @@ final class ExactlyOnceListener implements SliceListener {
 				if (conflicts >= CONFLICT_ROUNDS) {
 					throw ex;
 				}
+				candidates = fresh; // those marked are counted already
 				// Throws when the partition was claimed again since (a seek, a new assignment): the
 				// delivery belongs to an ended epoch, whose messages the new one delivers.
 				this.exactlyOnce.reload(partition, marks);
