@@ -26,6 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.DeadLetter;
 import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.ContainerOptions;
@@ -282,6 +283,27 @@ class ExactlyOnceDeliveryTests {
 		}
 	}
 
+	/**
+	 * Broadcast: every instance gets every message, each with its own position. Two instances of one
+	 * group on one database, each writing a row per message it handles: both must handle 0–9.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void inBroadcastModeEveryInstanceHandlesEveryMessage(TestDatabases.Kind kind) throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			Fixture first = new Fixture(dataSource, dataSource, "bc1_", ConsumptionMode.BROADCAST, "bc1_rows");
+			Fixture second = new Fixture(dataSource, dataSource, "bc1_", ConsumptionMode.BROADCAST, "bc2_rows");
+			first.assign(0);
+			second.assign(0);
+			BatchResult ofFirst = first.exactlyOnceListener.onSlice(messages(0, 10), first.epoch);
+			BatchResult ofSecond = second.exactlyOnceListener.onSlice(messages(0, 10), second.epoch);
+			assertThat(ofFirst.isSuccess()).isTrue();
+			assertThat(ofSecond.isSuccess()).isTrue();
+			assertThat(first.rowsPerMessage()).as("the first instance's rows").hasSize(10);
+			assertThat(second.rowsPerMessage()).as("the second instance's rows").hasSize(10);
+		}
+	}
+
 	static List<Message<byte[]>> offsets(long... offsets) {
 		return LongStream.of(offsets)
 			.mapToObj((offset) -> Message.raw(PARTITION.topic(), PARTITION.partition(), offset, null,
@@ -314,19 +336,28 @@ class ExactlyOnceDeliveryTests {
 
 		final String prefix;
 
+		final String rowsTable;
+
 		volatile SliceListener listener;
 
 		volatile long epoch;
 
 		Fixture(DataSource dataSource, DataSource transactions, String prefix) throws SQLException {
+			this(dataSource, transactions, prefix, ConsumptionMode.CLUSTERING, prefix + "rows");
+		}
+
+		Fixture(DataSource dataSource, DataSource transactions, String prefix, ConsumptionMode mode, String rowsTable)
+				throws SQLException {
 			this.dataSource = dataSource;
 			this.prefix = prefix;
+			this.rowsTable = rowsTable;
 			CompletionTable table = new CompletionTable(prefix);
 			table.create(dataSource);
 			try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-				statement.execute("CREATE TABLE " + prefix + "rows (msg_offset BIGINT NOT NULL)");
+				statement.execute("CREATE TABLE IF NOT EXISTS " + rowsTable + " (msg_offset BIGINT NOT NULL)");
 			}
-			ContainerOptions options = ContainerOptions.builder("eo").topics(PARTITION.topic()).group("g").build();
+			ContainerOptions options = ContainerOptions.builder("eo").topics(PARTITION.topic()).group("g").mode(mode)
+				.build();
 			this.exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(transactions), dataSource, table,
 					Duration.ofMinutes(5));
 			this.listener = this::writeRows;
@@ -370,7 +401,7 @@ class ExactlyOnceDeliveryTests {
 		BatchResult writeRows(List<Message<byte[]>> slice) throws SQLException {
 			Connection connection = JdbcDeliveryTransaction.currentConnection();
 			try (PreparedStatement insert = connection
-				.prepareStatement("INSERT INTO " + this.prefix + "rows (msg_offset) VALUES (?)")) {
+				.prepareStatement("INSERT INTO " + this.rowsTable + " (msg_offset) VALUES (?)")) {
 				for (Message<byte[]> message : slice) {
 					insert.setLong(1, message.offset());
 					insert.executeUpdate();
@@ -386,8 +417,8 @@ class ExactlyOnceDeliveryTests {
 		Map<Long, Integer> rowsPerMessage() throws SQLException {
 			Map<Long, Integer> rows = new HashMap<>();
 			try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement();
-					ResultSet rs = statement.executeQuery("SELECT msg_offset, COUNT(*) FROM " + this.prefix
-							+ "rows GROUP BY msg_offset")) {
+					ResultSet rs = statement.executeQuery("SELECT msg_offset, COUNT(*) FROM " + this.rowsTable
+							+ " GROUP BY msg_offset")) {
 				while (rs.next()) {
 					rows.put(rs.getLong(1), rs.getInt(2));
 				}
