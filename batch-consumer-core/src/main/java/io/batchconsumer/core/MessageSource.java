@@ -128,8 +128,11 @@ public interface MessageSource extends AutoCloseable {
 	 * {@code kafka:<cluster id>}. Exactly-once processing keeps its completion marks apart per
 	 * origin, so a mark made for one source never finishes a message of another whose topic,
 	 * partition and offset look the same (a service moved from its database to Kafka). Called on the
-	 * owner thread when the first partitions are assigned; may ask the broker once. The default, the
-	 * empty origin, is the JDBC transport's, whose positions belong to the database of the marks.
+	 * owner thread when the first partitions are assigned; may ask the broker once. In broadcast mode,
+	 * where each instance keeps positions of its own, the origin names the instance too
+	 * ({@code .../broadcast:<instance>}), so the instances' marks stay apart. The default, the empty
+	 * origin, is the JDBC transport's in clustering mode, whose positions belong to the database of
+	 * the marks.
 	 * @return the origin, or {@code ""}
 	 * @throws SourceUnavailableException when it cannot be learnt now
 	 */

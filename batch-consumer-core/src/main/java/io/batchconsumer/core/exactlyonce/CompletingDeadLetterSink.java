@@ -55,9 +55,11 @@ final class CompletingDeadLetterSink implements DeadLetterSink {
 			});
 		}
 		catch (MarkConflictException ex) {
-			if (ex.kind() != MarkConflictException.Kind.MARKED) {
-				// Not written, not marked: the engine tries again (or gives the message up with its epoch).
-				this.exactlyOnce.settle(message.topicPartition(), marks, ex);
+			// A conflict proves nothing of this message (the owner may have changed): only its mark,
+			// read again, does. Not written and not marked: the engine tries again (or gives the
+			// message up with its epoch).
+			this.exactlyOnce.settle(message.topicPartition(), marks, ex);
+			if (!this.exactlyOnce.marksFor(message.topicPartition(), epoch).isMarked(message.offset())) {
 				throw ex;
 			}
 			logger.info("{} was finished by another transaction; its dead letter is not written again", message);

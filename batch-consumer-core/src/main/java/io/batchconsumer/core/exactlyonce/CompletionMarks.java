@@ -1,8 +1,12 @@
 package io.batchconsumer.core.exactlyonce;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 
@@ -18,8 +22,9 @@ import java.util.concurrent.ConcurrentSkipListSet;
  *
  * <p>A delivery whose transaction failed in its {@code COMMIT} may have committed or not: its rows
  * are kept as <em>uncertain</em> until the marks are read again. While they are, a later delivery
- * that marks an offset in an uncertain row's range writes it under that row's key, so that, when the
- * uncertain one did commit, the two collide on the table's primary key instead of both committing.
+ * that marks an offset in an uncertain row's range first inserts and deletes a probe row under that
+ * row's key in its own transaction, so that, when the uncertain one did commit (or still commits),
+ * the probe collides with it (or waits for it) on the table's primary key.
  *
  * <p>Threading: thread-safe; workers read and add, the owner thread loads, binds and drops.
  */
@@ -103,26 +108,41 @@ final class CompletionMarks {
 	}
 
 	/**
-	 * The rows that mark these offsets: an offset inside an uncertain row's range goes to a row under
-	 * that row's key.
-	 * @param sorted the offsets, ascending, without repeats
-	 * @return the rows
+	 * The keys of the uncertain rows whose range holds one of these offsets: a delivery of them
+	 * probes each key first, which collides with the uncertain row if it did commit (and waits for it
+	 * while it still commits).
+	 * @param sorted the offsets, ascending
+	 * @return the keys to probe
 	 */
-	List<OffsetRuns.Row> rowsOf(List<Long> sorted) {
-		return OffsetRuns.rows(sorted, this.uncertain);
+	List<Long> probesFor(List<Long> sorted) {
+		List<Long> probes = new ArrayList<>();
+		if (this.uncertain.isEmpty()) {
+			return probes;
+		}
+		NavigableSet<Long> offsets = new TreeSet<>(sorted);
+		for (Map.Entry<Long, long[]> row : this.uncertain.entrySet()) {
+			long[] range = row.getValue();
+			Long inside = offsets.ceiling(range[0]);
+			if (inside != null && inside <= range[1]) {
+				probes.add(row.getKey());
+			}
+		}
+		return probes;
 	}
 
-	/** Rows whose transaction committed: their offsets are marked and their keys are no longer uncertain. */
-	void committed(List<OffsetRuns.Row> rows, Collection<Long> marked) {
+	/**
+	 * Rows whose transaction committed, after probing these keys: their offsets are marked, and the
+	 * probed rows are known never to have committed.
+	 */
+	void committed(Collection<Long> marked, List<Long> probed) {
 		addAll(marked);
-		rows.forEach((row) -> this.uncertain.remove(row.first()));
+		probed.forEach(this.uncertain::remove);
 	}
 
 	/** Rows whose transaction may or may not have committed. */
 	void uncertain(List<OffsetRuns.Row> rows) {
 		for (OffsetRuns.Row row : rows) {
-			this.uncertain.merge(row.first(), new long[] { row.least(), row.last() },
-					(old, now) -> new long[] { Math.min(old[0], now[0]), Math.max(old[1], now[1]) });
+			this.uncertain.put(row.first(), new long[] { row.first(), row.last() });
 		}
 	}
 

@@ -107,15 +107,21 @@ public final class CompletionTable {
 	 * @param connection the transaction's connection
 	 * @param group the consumer group
 	 * @param partition the partition
-	 * @param rows the rows of the finished offsets ({@link CompletionMarks#rowsOf})
+	 * @param rows the rows of the finished offsets ({@link OffsetRuns#rows})
+	 * @param probes keys of rows of unknown outcome to probe first ({@link CompletionMarks#probesFor}): a
+	 *        row is inserted and deleted again under each, which collides when that row exists
 	 * @param epoch the epoch this instance claimed for the partition
 	 * @throws MarkConflictException when a row's key is marked already or the partition has another owner
 	 * @throws SQLException when the database failed otherwise
 	 */
-	void mark(Connection connection, String group, TopicPartition partition, List<OffsetRuns.Row> rows, long epoch)
-			throws SQLException {
+	void mark(Connection connection, String group, TopicPartition partition, List<OffsetRuns.Row> rows,
+			List<Long> probes, long epoch) throws SQLException {
 		long now = System.currentTimeMillis();
 		try {
+			for (long key : probes) {
+				insert(connection, group, partition, List.of(new OffsetRuns.Row(key, key, 0, "")), now);
+				deleteRow(connection, group, partition, key);
+			}
 			for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
 				insert(connection, group, partition, rows.subList(from, Math.min(from + ROWS_PER_INSERT, rows.size())),
 						now);
@@ -144,7 +150,19 @@ public final class CompletionTable {
 	 */
 	void mark(Connection connection, String group, List<Message<byte[]>> messages, long epoch) throws SQLException {
 		List<Long> offsets = messages.stream().map(Message::offset).distinct().sorted().toList();
-		mark(connection, group, messages.get(0).topicPartition(), OffsetRuns.rows(offsets), epoch);
+		mark(connection, group, messages.get(0).topicPartition(), OffsetRuns.rows(offsets), List.of(), epoch);
+	}
+
+	private void deleteRow(Connection connection, String group, TopicPartition partition, long key)
+			throws SQLException {
+		try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + this.table
+				+ " WHERE group_id = ? AND topic = ? AND queue_id = ? AND first_offset = ?")) {
+			delete.setString(1, group);
+			delete.setString(2, partition.topic());
+			delete.setInt(3, partition.partition());
+			delete.setLong(4, key);
+			delete.executeUpdate();
+		}
 	}
 
 	/** One multi-row {@code INSERT}: a single statement and round trip for a whole slice. */

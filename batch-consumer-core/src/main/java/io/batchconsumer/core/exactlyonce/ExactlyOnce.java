@@ -347,8 +347,8 @@ public final class ExactlyOnce {
 	 * Runs work and marks offsets of a partition in one delivery transaction, fenced by the owner
 	 * epoch of the marks. When the transaction fails after the work and the marks were written (in
 	 * its {@code COMMIT}, or a reply lost), whether it committed is unknown: its rows stay uncertain
-	 * (a later delivery of the same offsets collides with them) and the marks are read again now, or
-	 * by the next delivery when that read fails.
+	 * (a later delivery of their offsets probes their keys, and collides with them if they exist) and
+	 * the marks are read again now, or by the next delivery when that read fails.
 	 * @param marks the marks of the delivery's epoch ({@link #marksFor})
 	 * @param partition the partition
 	 * @param offsets the offsets to mark, ascending, without repeats
@@ -360,16 +360,17 @@ public final class ExactlyOnce {
 	 */
 	<T> T commit(CompletionMarks marks, TopicPartition partition, List<Long> offsets, DeliveryTransaction.Work<T> work)
 			throws Exception {
-		List<OffsetRuns.Row> rows = marks.rowsOf(offsets);
+		List<OffsetRuns.Row> rows = OffsetRuns.rows(offsets);
+		List<Long> probes = marks.probesFor(offsets);
 		AtomicBoolean committing = new AtomicBoolean();
 		try {
 			T result = this.transaction.execute((connection) -> {
 				T value = work.run(connection);
-				this.table.mark(connection, markGroup(), partition, rows, marks.epoch());
+				this.table.mark(connection, markGroup(), partition, rows, probes, marks.epoch());
 				committing.set(true);
 				return value;
 			});
-			marks.committed(rows, offsets);
+			marks.committed(offsets, probes);
 			return result;
 		}
 		catch (Exception | Error ex) {

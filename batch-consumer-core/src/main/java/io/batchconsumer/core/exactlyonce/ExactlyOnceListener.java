@@ -95,6 +95,7 @@ final class ExactlyOnceListener implements SliceListener {
 				if (conflicts >= CONFLICT_ROUNDS) {
 					throw ex;
 				}
+				candidates = fresh; // those marked are counted already
 				// Throws when the delivery belongs to an ended epoch, whose messages the new one delivers.
 				this.exactlyOnce.settle(partition, marks, ex);
 			}

@@ -1,10 +1,7 @@
 package io.batchconsumer.core.exactlyonce;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 
 /**
  * The offsets of one completion row as text: runs of consecutive offsets relative to the row's
@@ -24,56 +21,24 @@ final class OffsetRuns {
 
 	/**
 	 * One row's worth of offsets.
-	 * @param first the row's key, at most its least offset; the runs are relative to it
-	 * @param least the least offset
+	 * @param first the least offset, the row's key
 	 * @param last the greatest offset
 	 * @param count how many offsets
 	 * @param text the runs relative to {@code first}
 	 */
-	record Row(long first, long least, long last, int count, String text) {
+	record Row(long first, long last, int count, String text) {
 	}
 
 	/**
-	 * Cuts sorted, distinct offsets into rows, each keyed by its least offset.
+	 * Cuts sorted, distinct offsets into rows.
 	 * @param offsets the offsets, ascending, without repeats
 	 * @return the rows, in offset order
 	 */
 	static List<Row> rows(List<Long> offsets) {
-		return rows(offsets, Collections.emptyNavigableMap());
-	}
-
-	/**
-	 * Cuts sorted, distinct offsets into rows; the offsets inside one of the given ranges go to rows
-	 * of their own, the first of which is keyed by the range's key (a row's key may lie below its
-	 * least offset).
-	 * @param offsets the offsets, ascending, without repeats
-	 * @param ranges key to {least, greatest} offset of each range, not overlapping
-	 * @return the rows, in offset order
-	 */
-	static List<Row> rows(List<Long> offsets, NavigableMap<Long, long[]> ranges) {
 		List<Row> rows = new ArrayList<>();
 		int from = 0;
 		while (from < offsets.size()) {
-			long offset = offsets.get(from);
-			Map.Entry<Long, long[]> range = ranges.floorEntry(offset);
-			boolean inside = range != null && offset <= range.getValue()[1];
-			Long nextKey = ranges.higherKey(offset);
-			long limit = inside ? range.getValue()[1] : (nextKey != null) ? nextKey - 1 : Long.MAX_VALUE;
-			int to = from;
-			while (to < offsets.size() && offsets.get(to) <= limit) {
-				to++;
-			}
-			cut(offsets.subList(from, to), inside ? range.getKey() : offset, rows);
-			from = to;
-		}
-		return rows;
-	}
-
-	/** Cuts a segment into rows of at most {@link #MAX_LENGTH} characters, the first keyed at {@code key}. */
-	private static void cut(List<Long> offsets, long key, List<Row> rows) {
-		int from = 0;
-		while (from < offsets.size()) {
-			long first = (from == 0) ? key : offsets.get(from);
+			long first = offsets.get(from);
 			StringBuilder text = new StringBuilder();
 			int next = from;
 			while (next < offsets.size()) {
@@ -88,9 +53,10 @@ final class OffsetRuns {
 				text.append((text.length() > 0) ? "," : "").append(run);
 				next = end + 1;
 			}
-			rows.add(new Row(first, offsets.get(from), offsets.get(next - 1), next - from, text.toString()));
+			rows.add(new Row(first, offsets.get(next - 1), next - from, text.toString()));
 			from = next;
 		}
+		return rows;
 	}
 
 	/**

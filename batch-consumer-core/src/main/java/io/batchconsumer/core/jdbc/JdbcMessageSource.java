@@ -69,6 +69,9 @@ final class JdbcMessageSource implements MessageSource {
 
 	private final String consumerKey;
 
+	/** Whether this instance consumes every message with positions of its own (broadcast mode). */
+	private final boolean broadcast;
+
 	/** Changed by runtime tuning, on the owner thread. */
 	private int pullBatchSize;
 
@@ -101,8 +104,9 @@ final class JdbcMessageSource implements MessageSource {
 
 	private long endOffsetsReadAt = System.nanoTime() - END_OFFSETS_REFRESH_NANOS;
 
-	JdbcMessageSource(Sql sql, JdbcTables tables, Rebalancer rebalancer, String consumerKey, int pullBatchSize,
-			Clock clock, AtomicLong offsetGaps, Runnable onClose, TagExpression tags) {
+	JdbcMessageSource(Sql sql, JdbcTables tables, Rebalancer rebalancer, String consumerKey, boolean broadcast,
+			int pullBatchSize, Clock clock, AtomicLong offsetGaps, Runnable onClose, TagExpression tags) {
+		this.broadcast = broadcast;
 		this.sql = sql;
 		this.tables = tables;
 		this.offsets = new ConsumerOffsets(tables);
@@ -323,6 +327,15 @@ final class JdbcMessageSource implements MessageSource {
 	 */
 	String consumerKey() {
 		return this.consumerKey;
+	}
+
+	/**
+	 * {@code ""} in clustering mode: the group's positions belong to the database of the marks. In
+	 * broadcast mode each instance has positions of its own: {@code broadcast:<consumer key>}.
+	 */
+	@Override
+	public String origin() {
+		return this.broadcast ? "broadcast:" + this.consumerKey : "";
 	}
 
 	/** Releases the leases after the engine's final commit. */

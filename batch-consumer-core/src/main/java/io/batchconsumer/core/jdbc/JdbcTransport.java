@@ -187,8 +187,9 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		Rebalancer rebalancer = new Rebalancer(this.sql, this.topics, new ConsumerOffsets(this.tables), leases,
 				consumerKey, this.settings.leaseDuration(), this.clock);
 		JdbcMessageSource[] self = new JdbcMessageSource[1];
-		self[0] = new JdbcMessageSource(this.sql, this.tables, rebalancer, consumerKey, options.pullBatchSize(),
-				this.clock, this.offsetGaps, () -> this.sources.remove(self[0]), options.tagExpression());
+		self[0] = new JdbcMessageSource(this.sql, this.tables, rebalancer, consumerKey, broadcast,
+				options.pullBatchSize(), this.clock, this.offsetGaps, () -> this.sources.remove(self[0]),
+				options.tagExpression());
 		this.sources.add(self[0]);
 		return self[0];
 	}

@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
+import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetters;
 import io.batchconsumer.core.MessageSource;
@@ -124,7 +125,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
 				new ByteArrayDeserializer());
 		return new KafkaMessageSource(options, consumer, options.deadLetterEnabled() ? deadLetterSink(options) : null,
-				BrokerSilence.limit(config), this::origin);
+				BrokerSilence.limit(config), (options.mode() == ConsumptionMode.BROADCAST)
+						? () -> origin() + "/broadcast:" + KafkaConfigs.groupId(options, this.instanceId) : this::origin);
 	}
 
 	/**

@@ -270,8 +270,9 @@ public final class RocketMqMessageSource implements MessageSource {
 	}
 
 	/**
-	 * {@code rocketmq:<name servers>[/<namespace>]}: the name server addresses, sorted, name the
-	 * cluster whose queue offsets this source reads.
+	 * {@code rocketmq:<name servers>[/<namespace>][/broadcast:<instance>]}: the name server
+	 * addresses, sorted, name the cluster whose queue offsets this source reads; in broadcast mode
+	 * the offsets are this instance's own.
 	 */
 	@Override
 	public String origin() {
@@ -281,7 +282,8 @@ public final class RocketMqMessageSource implements MessageSource {
 			.filter((server) -> !server.isEmpty())
 			.sorted()
 			.collect(Collectors.joining(";"));
-		return "rocketmq:" + servers + ((settings.namespace() != null) ? "/" + settings.namespace() : "");
+		return "rocketmq:" + servers + ((settings.namespace() != null) ? "/" + settings.namespace() : "")
+				+ (broadcast() ? "/broadcast:" + settings.instanceId() : "");
 	}
 
 	@Override

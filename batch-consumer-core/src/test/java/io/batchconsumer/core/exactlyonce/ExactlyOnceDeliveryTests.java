@@ -26,6 +26,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ConsumptionMode;
+import io.batchconsumer.core.DeadLetter;
+import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetter;
 import io.batchconsumer.core.DeadLetterSink;
@@ -159,8 +162,7 @@ class ExactlyOnceDeliveryTests {
 
 	/**
 	 * A lost {@code COMMIT} reply whose marks cannot be read back at once either: the next delivery
-	 * reads them before it runs, and a delivery of the uncertain offsets is keyed so that it collides
-	 * with the uncertain row.
+	 * reads them before it runs.
 	 */
 	@ParameterizedTest
 	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
@@ -226,6 +228,138 @@ class ExactlyOnceDeliveryTests {
 
 	}
 
+	/**
+	 * Key ordering interleaves slices: X = 0, 2, 4 and Y = 1, 3, 5 of one batch. X's {@code COMMIT}
+	 * fails before it reaches the database (X did not commit, but the worker cannot know), so X's row
+	 * keyed at 0 stays uncertain; Y's offsets 1 and 3 lie inside its range, so Y probes key 0 (which
+	 * would collide had X committed) and commits. X delivered again must commit 0, 2 and 4 once.
+	 * Before, Y's offsets were written under X's key, which X could then never use: X failed for good.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void aSliceWhoseUncertainKeyAnotherSliceTookIsDeliveredAgain(TestDatabases.Kind kind) throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource);
+			Fixture fixture = new Fixture(dataSource, faulty, "taken_");
+			fixture.assign(0);
+			faulty.add(FaultRule.sql("^COMMIT").times(1).fault(Fault.CONNECTION_RESET));
+			assertThatExceptionOfType(SQLException.class)
+				.isThrownBy(() -> fixture.exactlyOnceListener.onSlice(offsets(0, 2, 4), fixture.epoch));
+			assertThat(fixture.exactlyOnceListener.onSlice(offsets(1, 3, 5), fixture.epoch).isSuccess()).isTrue();
+			BatchResult again = fixture.exactlyOnceListener.onSlice(offsets(0, 2, 4), fixture.epoch);
+			assertThat(again.isSuccess()).isTrue();
+			assertThat(fixture.rowsPerMessage()).hasSize(6).allSatisfy((offset, rows) -> assertThat(rows).isEqualTo(1));
+		}
+	}
+
+	/**
+	 * As above, but X keeps failing and its messages are dead-lettered: the dead letter of 0 collides
+	 * with Y's row keyed at 0, which does not hold 0. That is no proof that 0 was finished: its dead
+	 * letter must be written (or the write must fail, to be tried again), never skipped.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void aDeadLetterWhoseKeyAnotherSliceTookIsWrittenOrRetried(TestDatabases.Kind kind) throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource);
+			Fixture fixture = new Fixture(dataSource, faulty, "dltaken_");
+			try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+				statement.execute("CREATE TABLE dltaken_dead (msg_offset BIGINT NOT NULL)");
+			}
+			TransactionalDeadLetterSink table = new TransactionalDeadLetterSink() {
+
+				@Override
+				public void send(DeadLetter deadLetter) {
+					throw new UnsupportedOperationException();
+				}
+
+				@Override
+				public void send(DeadLetter deadLetter, Connection connection) throws SQLException {
+					try (PreparedStatement insert = connection
+						.prepareStatement("INSERT INTO dltaken_dead (msg_offset) VALUES (?)")) {
+						insert.setLong(1, deadLetter.message().offset());
+						insert.executeUpdate();
+					}
+				}
+
+			};
+			DeadLetterSink sink = fixture.exactlyOnce.deadLetterSink(table);
+			fixture.assign(0);
+			faulty.add(FaultRule.sql("^COMMIT").times(1).fault(Fault.CONNECTION_RESET));
+			assertThatExceptionOfType(SQLException.class)
+				.isThrownBy(() -> fixture.exactlyOnceListener.onSlice(offsets(0, 2, 4), fixture.epoch));
+			assertThat(fixture.exactlyOnceListener.onSlice(offsets(1, 3, 5), fixture.epoch).isSuccess()).isTrue();
+			Message<byte[]> zero = offsets(0).get(0);
+			boolean stored;
+			try {
+				sink.send(DeadLetter.of(zero, 3, new IllegalStateException("poison")), fixture.epoch);
+				stored = true;
+			}
+			catch (Exception ex) {
+				stored = false; // the engine tries again: not finished, not lost
+			}
+			try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+					ResultSet rs = statement.executeQuery("SELECT COUNT(*) FROM dltaken_dead WHERE msg_offset = 0")) {
+				rs.next();
+				assertThat(stored).as("the sink returned, so the engine counts 0 finished: its dead letter is there")
+					.isEqualTo(rs.getInt(1) == 1);
+			}
+		}
+	}
+
+	/**
+	 * A delivery of 3–7 finds 3 and 4 marked, and collides with a row holding 5 that its marks did not
+	 * know yet (committed by a transaction whose outcome showed late); after the conflict it finds 5
+	 * marked too and commits 6 and 7. Finished before: 3, 4 and 5, each counted once.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void messagesFinishedBeforeAreCountedOnceAcrossConflictRounds(TestDatabases.Kind kind) throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			Fixture fixture = new Fixture(dataSource, dataSource, "counted_");
+			fixture.assign(0);
+			fixture.deliver(0, 5, fixture.epoch);
+			try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+				statement.execute("INSERT INTO counted_completions (group_id, topic, queue_id, first_offset, last_offset,"
+						+ " mark_count, offsets, completed_at) VALUES ('g', 'eo', 0, 5, 5, 1, '0', 0)");
+			}
+			BatchResult result = fixture.exactlyOnceListener.onSlice(messages(3, 8), fixture.epoch);
+			assertThat(result.isSuccess()).isTrue();
+			assertThat(fixture.rowsPerMessage()).containsOnlyKeys(0L, 1L, 2L, 3L, 4L, 6L, 7L);
+			assertThat(result.completedBefore()).isEqualTo(3);
+		}
+	}
+
+	/**
+	 * Broadcast: every instance gets every message, each with its own position. Two instances of one
+	 * group on one database, each writing a row per message it handles: both must handle 0–9. Before,
+	 * their marks and owner epochs shared the group: the second fenced the first for good. Each
+	 * source now names its instance in its origin, which keeps their marks apart.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void inBroadcastModeEveryInstanceHandlesEveryMessage(TestDatabases.Kind kind) throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
+			Fixture first = new Fixture(dataSource, dataSource, "bc1_", ConsumptionMode.BROADCAST, "bc1_rows");
+			Fixture second = new Fixture(dataSource, dataSource, "bc1_", ConsumptionMode.BROADCAST, "bc2_rows");
+			first.assign(0);
+			second.assign(0);
+			BatchResult ofFirst = first.exactlyOnceListener.onSlice(messages(0, 10), first.epoch);
+			BatchResult ofSecond = second.exactlyOnceListener.onSlice(messages(0, 10), second.epoch);
+			assertThat(ofFirst.isSuccess()).isTrue();
+			assertThat(ofSecond.isSuccess()).isTrue();
+			assertThat(first.rowsPerMessage()).as("the first instance's rows").hasSize(10);
+			assertThat(second.rowsPerMessage()).as("the second instance's rows").hasSize(10);
+		}
+	}
+
+	static List<Message<byte[]>> offsets(long... offsets) {
+		return LongStream.of(offsets)
+			.mapToObj((offset) -> Message.raw(PARTITION.topic(), PARTITION.partition(), offset, null,
+					Long.toString(offset).getBytes(), null, 0))
+			.toList();
+	}
+
 	static List<Message<byte[]>> messages(long from, long to) {
 		return LongStream.range(from, to)
 			.mapToObj((offset) -> Message.raw(PARTITION.topic(), PARTITION.partition(), offset, null,
@@ -251,23 +385,35 @@ class ExactlyOnceDeliveryTests {
 
 		final String prefix;
 
+		final String rowsTable;
+
 		volatile SliceListener listener;
 
 		volatile long epoch;
 
 		Fixture(DataSource dataSource, DataSource transactions, String prefix) throws SQLException {
+			this(dataSource, transactions, prefix, ConsumptionMode.CLUSTERING, prefix + "rows");
+		}
+
+		Fixture(DataSource dataSource, DataSource transactions, String prefix, ConsumptionMode mode, String rowsTable)
+				throws SQLException {
 			this.dataSource = dataSource;
 			this.prefix = prefix;
+			this.rowsTable = rowsTable;
 			CompletionTable table = new CompletionTable(prefix);
 			table.create(dataSource);
 			try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-				statement.execute("CREATE TABLE " + prefix + "rows (msg_offset BIGINT NOT NULL)");
+				statement.execute("CREATE TABLE IF NOT EXISTS " + rowsTable + " (msg_offset BIGINT NOT NULL)");
 			}
-			ContainerOptions options = ContainerOptions.builder("eo").topics(PARTITION.topic()).group("g").build();
+			ContainerOptions options = ContainerOptions.builder("eo").topics(PARTITION.topic()).group("g").mode(mode)
+				.build();
 			this.exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(transactions), dataSource, table,
 					Duration.ofMinutes(5));
 			this.listener = this::writeRows;
 			this.exactlyOnceListener = this.exactlyOnce.listener((slice) -> this.listener.onSlice(slice));
+			if (mode == ConsumptionMode.BROADCAST) {
+				this.source.origin = "broadcast:g@" + rowsTable;
+			}
 			this.completing = this.exactlyOnce.source(this.source);
 			this.completing.subscribe(List.of(PARTITION.topic()), new RebalanceListener() {
 
@@ -307,7 +453,7 @@ class ExactlyOnceDeliveryTests {
 		BatchResult writeRows(List<Message<byte[]>> slice) throws SQLException {
 			Connection connection = JdbcDeliveryTransaction.currentConnection();
 			try (PreparedStatement insert = connection
-				.prepareStatement("INSERT INTO " + this.prefix + "rows (msg_offset) VALUES (?)")) {
+				.prepareStatement("INSERT INTO " + this.rowsTable + " (msg_offset) VALUES (?)")) {
 				for (Message<byte[]> message : slice) {
 					insert.setLong(1, message.offset());
 					insert.executeUpdate();
@@ -323,8 +469,8 @@ class ExactlyOnceDeliveryTests {
 		Map<Long, Integer> rowsPerMessage() throws SQLException {
 			Map<Long, Integer> rows = new HashMap<>();
 			try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement();
-					ResultSet rs = statement.executeQuery("SELECT msg_offset, COUNT(*) FROM " + this.prefix
-							+ "rows GROUP BY msg_offset")) {
+					ResultSet rs = statement.executeQuery("SELECT msg_offset, COUNT(*) FROM " + this.rowsTable
+							+ " GROUP BY msg_offset")) {
 				while (rs.next()) {
 					rows.put(rs.getLong(1), rs.getInt(2));
 				}
@@ -347,6 +493,14 @@ class ExactlyOnceDeliveryTests {
 		RebalanceListener listener;
 
 		int callbacksRun;
+
+		/** As the transports' sources: in broadcast mode the instance has positions, and an origin, of its own. */
+		String origin = "";
+
+		@Override
+		public String origin() {
+			return this.origin;
+		}
 
 		@Override
 		public void subscribe(Collection<String> topics, RebalanceListener listener) {

@@ -2,9 +2,6 @@ package io.batchconsumer.core.exactlyonce;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
 import java.util.Random;
 import java.util.TreeSet;
 
@@ -26,21 +23,13 @@ class OffsetRunsTests {
 		for (long offset = 1_000; offset < 1_050; offset++) {
 			offsets.add(offset);
 		}
-		assertThat(OffsetRuns.rows(offsets)).containsExactly(new OffsetRuns.Row(1_000, 1_000, 1_049, 50, "0-49"));
+		assertThat(OffsetRuns.rows(offsets)).containsExactly(new OffsetRuns.Row(1_000, 1_049, 50, "0-49"));
 	}
 
 	@Test
 	void interleavedKeysAreRunsOfOneRow() {
 		assertThat(OffsetRuns.rows(List.of(7L, 10L, 11L, 12L, 20L)))
-			.containsExactly(new OffsetRuns.Row(7, 7, 20, 5, "0,3-5,13"));
-	}
-
-	@Test
-	void offsetsInsideAnUncertainRangeAreKeyedAtItsKey() {
-		NavigableMap<Long, long[]> uncertain = new TreeMap<>(Map.of(1L, new long[] { 1, 9 }));
-		assertThat(OffsetRuns.rows(List.of(0L, 5L, 6L, 7L, 8L, 9L, 10L), uncertain)).containsExactly(
-				new OffsetRuns.Row(0, 0, 0, 1, "0"), new OffsetRuns.Row(1, 5, 9, 5, "4-8"),
-				new OffsetRuns.Row(10, 10, 10, 1, "0"));
+			.containsExactly(new OffsetRuns.Row(7, 20, 5, "0,3-5,13"));
 	}
 
 	@Test
@@ -56,28 +45,14 @@ class OffsetRunsTests {
 				offset += (random.nextInt(100) < gapChance) ? 2 + random.nextInt(5_000) : 1;
 			}
 			List<Long> offsets = List.copyOf(chosen);
-			NavigableMap<Long, long[]> ranges = new TreeMap<>();
-			for (int i = random.nextInt(3); i > 0; i--) {
-				long key = offsets.get(random.nextInt(offsets.size())) - random.nextInt(3);
-				if (ranges.floorEntry(key) == null || ranges.floorEntry(key).getValue()[1] < key) {
-					long end = key + random.nextInt(300);
-					Long higher = ranges.higherKey(key);
-					ranges.put(key, new long[] { key, (higher != null) ? Math.min(end, higher - 1) : end });
-				}
-			}
-			List<OffsetRuns.Row> rows = OffsetRuns.rows(offsets, ranges);
+			List<OffsetRuns.Row> rows = OffsetRuns.rows(offsets);
 			List<Long> read = new ArrayList<>();
 			long from = offsets.get(random.nextInt(offsets.size())) + random.nextInt(3) - 1;
 			for (OffsetRuns.Row row : rows) {
 				assertThat(row.text().length()).as("seed " + seed).isLessThanOrEqualTo(OffsetRuns.MAX_LENGTH);
 				List<Long> ofRow = new ArrayList<>();
 				OffsetRuns.read(row.first(), row.text(), Long.MIN_VALUE, ofRow);
-				assertThat(ofRow).as("seed " + seed).hasSize(row.count()).startsWith(row.least()).endsWith(row.last());
-				assertThat(row.first()).as("seed " + seed).isLessThanOrEqualTo(row.least());
-				Map.Entry<Long, long[]> range = ranges.floorEntry(row.least());
-				boolean inside = range != null && row.least() <= range.getValue()[1];
-				assertThat(!inside || row.last() <= range.getValue()[1]).as("seed %d: row %s leaves its range", seed, row)
-					.isTrue();
+				assertThat(ofRow).as("seed " + seed).hasSize(row.count()).startsWith(row.first()).endsWith(row.last());
 				OffsetRuns.read(row.first(), row.text(), from, read);
 			}
 			assertThat(read).as("seed " + seed).isEqualTo(List.copyOf(chosen.tailSet(from, true)));

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
@@ -369,6 +370,41 @@ class ExactlyOnceJdbcTests {
 			assertThat(rows(dataSource, settings)).as("rows of 10 messages").isEqualTo(10);
 			assertThat(second.stats().messagesCompletedBefore()).as("the originals, marked").isEqualTo(10);
 			assertThat(second.stats().messagesSucceeded()).as("the retry copy").isEqualTo(1);
+		}
+	}
+
+	/**
+	 * Broadcast with exactly-once: two instances on one database each process every message once.
+	 * Before, their marks and owner epochs shared the group, so the second instance's claim fenced
+	 * the first for good, and whichever committed first made the other skip those messages.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	void inBroadcastModeEachInstanceProcessesEveryMessageOnce(TestDatabases.Kind kind) throws Exception {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
+				JdbcTransport one = new JdbcTransport(dataSource, settings.withInstanceId("one"));
+				JdbcTransport two = new JdbcTransport(dataSource, settings.withInstanceId("two"))) {
+			createRows(dataSource, settings);
+			send(one, 0, 10);
+			ContainerOptions options = options("eo-broadcast").toBuilder().mode(ConsumptionMode.BROADCAST).build();
+			List<BatchContainer> containers = new ArrayList<>();
+			for (JdbcTransport transport : List.of(one, two)) {
+				ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
+						new CompletionTable(settings.tablePrefix()));
+				containers.add(new BatchContainer(options, exactlyOnce.source(transport.createSource(options)),
+						exactlyOnce.listener(rowWriter(settings, (message) -> null)),
+						exactlyOnce.deadLetterSink(transport.deadLetterSink(options))));
+			}
+			containers.forEach(BatchContainer::start);
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) == 20);
+			}
+			finally {
+				containers.forEach((container) -> assertThat(container.stop()).isTrue());
+			}
+			assertThat(rows(dataSource, settings)).as("rows of 10 messages, two instances").isEqualTo(20);
+			assertThat(distinctRows(dataSource, settings)).isEqualTo(10);
 		}
 	}
 
