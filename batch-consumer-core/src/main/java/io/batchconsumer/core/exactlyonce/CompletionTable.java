@@ -157,9 +157,7 @@ public final class CompletionTable {
 			throws SQLException {
 		try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + this.table
 				+ " WHERE group_id = ? AND topic = ? AND queue_id = ? AND first_offset = ?")) {
-			delete.setString(1, group);
-			delete.setString(2, partition.topic());
-			delete.setInt(3, partition.partition());
+			bind(delete, group, partition);
 			delete.setLong(4, key);
 			delete.executeUpdate();
 		}
@@ -203,9 +201,7 @@ public final class CompletionTable {
 		List<Long> offsets = new ArrayList<>();
 		try (PreparedStatement select = connection.prepareStatement("SELECT first_offset, offsets FROM " + this.table
 				+ " WHERE group_id = ? AND topic = ? AND queue_id = ? AND last_offset >= ?")) {
-			select.setString(1, group);
-			select.setString(2, partition.topic());
-			select.setInt(3, partition.partition());
+			bind(select, group, partition);
 			select.setLong(4, from);
 			try (ResultSet rs = select.executeQuery()) {
 				while (rs.next()) {
@@ -261,12 +257,16 @@ public final class CompletionTable {
 	int deleteBelow(Connection connection, String group, TopicPartition partition, long below) throws SQLException {
 		try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + this.table
 				+ " WHERE group_id = ? AND topic = ? AND queue_id = ? AND last_offset < ?")) {
-			delete.setString(1, group);
-			delete.setString(2, partition.topic());
-			delete.setInt(3, partition.partition());
+			bind(delete, group, partition);
 			delete.setLong(4, below);
 			return delete.executeUpdate();
 		}
+	}
+
+	private static void bind(PreparedStatement statement, String group, TopicPartition partition) throws SQLException {
+		statement.setString(1, group);
+		statement.setString(2, partition.topic());
+		statement.setInt(3, partition.partition());
 	}
 
 }

@@ -147,8 +147,8 @@ public final class ExactlyOnce {
 		if (queue instanceof TransactionalRetryQueue transactional) {
 			return new CompletingRetryQueue(this, transactional);
 		}
-		throw ContainerOption.RETRY_BLOCKING_LIMIT.invalid("(" + this.retryBlockingLimit + ") is below a back-off of retry.backoff/retry.levels, so "
-				+ "failed messages would go to the retry queue (topic " + queue.topic() + "), which processing=exactly-once "
+		throw ContainerOption.RETRY_BLOCKING_LIMIT.invalid("(" + this.retryBlockingLimit
+				+ ") is below a back-off of retry.backoff/retry.levels, so failed messages would go to the retry queue (topic " + queue.topic() + "), which processing=exactly-once "
 				+ "cannot do on this transport: the retry copy and the original's completion mark cannot commit in one "
 				+ "transaction, and a kill between the two would process the message twice. Raise "
 				+ "retry.blocking-limit above the longest back-off (retries then wait on their worker), or use the JDBC "
@@ -282,10 +282,26 @@ public final class ExactlyOnce {
 	 * @throws MarkConflictException when they are no longer the partition's (its epoch ended)
 	 */
 	synchronized void reload(TopicPartition partition, CompletionMarks known) {
-		if (this.marks.get(partition) != known) {
-			throw ended(partition, known.partitionEpoch());
+		if (isReplaced(partition, known)) {
+			return; // another delivery of the epoch claimed it again: the next round reads the new marks
 		}
 		reloadNow(partition, known);
+	}
+
+	/**
+	 * Whether the marks a delivery used were replaced by a new claim for the same partition epoch.
+	 * @throws MarkConflictException when they were replaced for another epoch, or dropped: the
+	 *         delivery's epoch ended
+	 */
+	private boolean isReplaced(TopicPartition partition, CompletionMarks known) {
+		CompletionMarks current = this.marks.get(partition);
+		if (current == known) {
+			return false;
+		}
+		if (current != null && current.partitionEpoch() == known.partitionEpoch()) {
+			return true;
+		}
+		throw ended(partition, known.partitionEpoch());
 	}
 
 	/**
@@ -309,10 +325,9 @@ public final class ExactlyOnce {
 			return;
 		}
 		synchronized (this) {
-			if (this.marks.get(partition) != known) {
-				throw ended(partition, known.partitionEpoch());
+			if (!isReplaced(partition, known)) {
+				claimAndLoad(partition, known.floor(), known.partitionEpoch());
 			}
-			claimAndLoad(partition, known.floor(), known.partitionEpoch());
 		}
 	}
 
