@@ -9,11 +9,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -30,7 +32,9 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.exactlyonce.CompletionTable;
@@ -61,6 +65,7 @@ class ExactlyOnceKafkaDeadLetterTests extends SharedKafkaTransportTests {
 		broker.createTopic("eo-dlq", 1);
 		broker.createTopic("eo-dlq-twice", 1);
 		broker.createTopic("eo-switch", 1);
+		broker.createTopic("eo-late", 1);
 	}
 
 	/**
@@ -206,6 +211,76 @@ class ExactlyOnceKafkaDeadLetterTests extends SharedKafkaTransportTests {
 			assertThat(delivered).filteredOn((payload) -> payload.startsWith("m-")).hasSize(20);
 			assertThat(markGroups(dataSource)).containsExactlyInAnyOrder("invoicing", "invoicing@" + kafkaOrigin());
 		}
+	}
+
+	/**
+	 * The Kafka consumer's own callback order: seek forward 10 → 20, deliver 20–29, commit 30
+	 * asynchronously and poll no more, seek back to 10. Kafka runs the commit's callback inside the
+	 * seek's {@code commitSync}. Before, that callback raised the floor of the seek's marks to 30, so
+	 * 10–19 counted as marked and never reached the listener.
+	 */
+	@Test
+	void aCommitCallbackKafkaRunsInsideTheSeeksCommitLeavesTheSeeksMarksAlone() throws Exception {
+		send("eo-late", 0, 40);
+		TopicPartition partition = new TopicPartition("eo-late", 0);
+		try (HikariDataSource dataSource = h2("late")) {
+			ContainerOptions options = options("eo-late", "late");
+			ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
+					new CompletionTable("bc_"));
+			Queue<Long> delivered = new ConcurrentLinkedQueue<>();
+			SliceListener listener = exactlyOnce.listener((slice) -> {
+				slice.forEach((message) -> delivered.add(message.offset()));
+				return null;
+			});
+			MessageSource source = exactlyOnce.source(transport.createSource(options));
+			long[] epoch = { 0 };
+			source.subscribe(List.of("eo-late"), new RebalanceListener() {
+
+				@Override
+				public void onAssigned(Collection<TopicPartition> partitions) {
+					listener.epochStarted(partition, ++epoch[0]); // as the engine does
+				}
+
+				@Override
+				public void onRevoked(Collection<TopicPartition> partitions) {
+				}
+
+			});
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> {
+					source.poll(Duration.ofMillis(100));
+					return epoch[0] == 1;
+				});
+				seek(source, listener, partition, 20, ++epoch[0]);
+				listener.onSlice(raw(partition, 20, 30), epoch[0]);
+				AtomicBoolean called = new AtomicBoolean();
+				source.commitAsync(Map.of(partition, 30L), (offsets, failure) -> called.set(failure == null));
+				seek(source, listener, partition, 10, ++epoch[0]);
+				assertThat(called).as("Kafka ran the commit's callback inside the seek's commitSync").isTrue();
+				delivered.clear();
+				listener.onSlice(raw(partition, 10, 20), epoch[0]);
+				assertThat(delivered).containsExactly(10L, 11L, 12L, 13L, 14L, 15L, 16L, 17L, 18L, 19L);
+			}
+			finally {
+				source.close();
+			}
+		}
+	}
+
+	/** As the engine seeks: the source, a new epoch, the position committed. */
+	private static void seek(MessageSource source, SliceListener listener, TopicPartition partition, long offset,
+			long epoch) {
+		source.seek(partition, offset);
+		listener.epochStarted(partition, epoch);
+		source.commitSync(Map.of(partition, offset));
+	}
+
+	private static List<Message<byte[]>> raw(TopicPartition partition, long from, long to) {
+		List<Message<byte[]>> messages = new ArrayList<>();
+		for (long offset = from; offset < to; offset++) {
+			messages.add(Message.raw(partition.topic(), partition.partition(), offset, null, new byte[0], null, 0));
+		}
+		return messages;
 	}
 
 	private static ContainerOptions options(String topic, String id) {
