@@ -27,8 +27,11 @@ import java.lang.annotation.Target;
  * &#64;BatchListener(id = "orders", topics = "orders", group = "billing", ordering = "key")
  * void onOrders(List&lt;Order&gt; orders) { ... }
  * </pre>
- * Generated from the option table ({@link io.batchconsumer.core.ConfigurableOptions})
- * by {@code src/build/GenerateOptionSources.java}: change the table, not this file.
+ *
+ * <p>Besides {@code id}, each attribute is an option of
+ * {@link io.batchconsumer.core.ConfigurableOptions} that the annotation may set, named after its
+ * key in camel case ({@code thread-size} → {@code threadSize}); {@code topics} is an array, every
+ * other attribute a string. Tests hold the attributes to the table.
  */
 @Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)

@@ -6,8 +6,6 @@ import java.time.Duration;
  * The {@code commit.*} options of {@link ContainerProperties}, at both levels
  * ({@code batch-consumer.commit.*} and {@code batch-consumer.listeners.<id>.commit.*}). A value
  * that is {@code null} is not set.
- * Generated from the option table ({@link io.batchconsumer.core.ConfigurableOptions})
- * by {@code src/build/GenerateOptionSources.java}: change the table, not this file.
  *
  * <p>Threading: bound once at start-up, then only read.
  */
@@ -19,10 +17,18 @@ public class CommitProperties {
 	 */
 	private Duration interval;
 
+	/**
+	 * Returns how long at least between two commits ({@code commit.interval}).
+	 * @return the value, or {@code null} when not set
+	 */
 	public Duration getInterval() {
 		return this.interval;
 	}
 
+	/**
+	 * Sets how long at least between two commits ({@code commit.interval}).
+	 * @param interval the value, or {@code null} for not set
+	 */
 	public void setInterval(Duration interval) {
 		this.interval = interval;
 	}

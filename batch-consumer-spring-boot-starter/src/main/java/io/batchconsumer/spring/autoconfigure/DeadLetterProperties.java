@@ -2,10 +2,8 @@ package io.batchconsumer.spring.autoconfigure;
 
 /**
  * The {@code dead-letter.*} options of {@link ContainerProperties}, at both levels
- * ({@code batch-consumer.dead-letter.*} and {@code batch-consumer.listeners.<id>.dead-letter.*}). A value
- * that is {@code null} is not set.
- * Generated from the option table ({@link io.batchconsumer.core.ConfigurableOptions})
- * by {@code src/build/GenerateOptionSources.java}: change the table, not this file.
+ * ({@code batch-consumer.dead-letter.*} and
+ * {@code batch-consumer.listeners.<id>.dead-letter.*}). A value that is {@code null} is not set.
  *
  * <p>Threading: bound once at start-up, then only read.
  */
@@ -17,10 +15,18 @@ public class DeadLetterProperties {
 	 */
 	private Boolean enabled;
 
+	/**
+	 * Returns whether failed messages are dead-lettered ({@code dead-letter.enabled}).
+	 * @return the value, or {@code null} when not set
+	 */
 	public Boolean getEnabled() {
 		return this.enabled;
 	}
 
+	/**
+	 * Sets whether failed messages are dead-lettered ({@code dead-letter.enabled}).
+	 * @param enabled the value, or {@code null} for not set
+	 */
 	public void setEnabled(Boolean enabled) {
 		this.enabled = enabled;
 	}

@@ -5,9 +5,8 @@ import java.util.List;
 
 /**
  * The options of one listener: those of {@link ContainerProperties} and those only a listener
- * may set. Every value starts unset and falls back to the global one.
- * Generated from the option table ({@link io.batchconsumer.core.ConfigurableOptions})
- * by {@code src/build/GenerateOptionSources.java}: change the table, not this file.
+ * may set ({@code topics}, {@code tags}). Every value starts unset and falls back to the global
+ * one.
  *
  * <p>Threading: bound once at start-up, then only read.
  */
@@ -32,18 +31,34 @@ public class ListenerProperties extends ContainerProperties {
 		super(false);
 	}
 
+	/**
+	 * Returns the topics to consume ({@code topics}).
+	 * @return the topics, empty when not set
+	 */
 	public List<String> getTopics() {
 		return this.topics;
 	}
 
+	/**
+	 * Sets the topics to consume ({@code topics}).
+	 * @param topics the topics
+	 */
 	public void setTopics(List<String> topics) {
 		this.topics = topics;
 	}
 
+	/**
+	 * Returns the tag subscription ({@code tags}).
+	 * @return the value, or {@code null} when not set
+	 */
 	public String getTags() {
 		return this.tags;
 	}
 
+	/**
+	 * Sets the tag subscription ({@code tags}).
+	 * @param tags the value, or {@code null} for not set
+	 */
 	public void setTags(String tags) {
 		this.tags = tags;
 	}

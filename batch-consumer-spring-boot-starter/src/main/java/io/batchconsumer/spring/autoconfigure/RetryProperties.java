@@ -6,8 +6,6 @@ import java.time.Duration;
  * The {@code retry.*} options of {@link ContainerProperties}, at both levels
  * ({@code batch-consumer.retry.*} and {@code batch-consumer.listeners.<id>.retry.*}). A value
  * that is {@code null} is not set.
- * Generated from the option table ({@link io.batchconsumer.core.ConfigurableOptions})
- * by {@code src/build/GenerateOptionSources.java}: change the table, not this file.
  *
  * <p>Threading: bound once at start-up, then only read.
  */
@@ -45,50 +43,98 @@ public class RetryProperties {
 	 */
 	private String levels;
 
+	/**
+	 * Returns how many times a message is delivered before it is dead-lettered ({@code retry.max-attempts}).
+	 * @return the value, or {@code null} when not set
+	 */
 	public Integer getMaxAttempts() {
 		return this.maxAttempts;
 	}
 
+	/**
+	 * Sets how many times a message is delivered before it is dead-lettered ({@code retry.max-attempts}).
+	 * @param maxAttempts the value, or {@code null} for not set
+	 */
 	public void setMaxAttempts(Integer maxAttempts) {
 		this.maxAttempts = maxAttempts;
 	}
 
+	/**
+	 * Returns how long to wait before the first retry ({@code retry.backoff}).
+	 * @return the value, or {@code null} when not set
+	 */
 	public Duration getBackoff() {
 		return this.backoff;
 	}
 
+	/**
+	 * Sets how long to wait before the first retry ({@code retry.backoff}).
+	 * @param backoff the value, or {@code null} for not set
+	 */
 	public void setBackoff(Duration backoff) {
 		this.backoff = backoff;
 	}
 
+	/**
+	 * Returns how much the wait grows after each retry ({@code retry.multiplier}).
+	 * @return the value, or {@code null} when not set
+	 */
 	public Double getMultiplier() {
 		return this.multiplier;
 	}
 
+	/**
+	 * Sets how much the wait grows after each retry ({@code retry.multiplier}).
+	 * @param multiplier the value, or {@code null} for not set
+	 */
 	public void setMultiplier(Double multiplier) {
 		this.multiplier = multiplier;
 	}
 
+	/**
+	 * Returns how long to wait at most between two retries ({@code retry.max-backoff}).
+	 * @return the value, or {@code null} when not set
+	 */
 	public Duration getMaxBackoff() {
 		return this.maxBackoff;
 	}
 
+	/**
+	 * Sets how long to wait at most between two retries ({@code retry.max-backoff}).
+	 * @param maxBackoff the value, or {@code null} for not set
+	 */
 	public void setMaxBackoff(Duration maxBackoff) {
 		this.maxBackoff = maxBackoff;
 	}
 
+	/**
+	 * Returns the longest back-off a worker waits out itself ({@code retry.blocking-limit}).
+	 * @return the value, or {@code null} when not set
+	 */
 	public Duration getBlockingLimit() {
 		return this.blockingLimit;
 	}
 
+	/**
+	 * Sets the longest back-off a worker waits out itself ({@code retry.blocking-limit}).
+	 * @param blockingLimit the value, or {@code null} for not set
+	 */
 	public void setBlockingLimit(Duration blockingLimit) {
 		this.blockingLimit = blockingLimit;
 	}
 
+	/**
+	 * Returns the back-offs by retry ({@code retry.levels}).
+	 * @return the value, or {@code null} when not set
+	 */
 	public String getLevels() {
 		return this.levels;
 	}
 
+	/**
+	 * Sets the back-offs by retry ({@code retry.levels}).
+	 * @param levels the value, or {@code null} for not set
+	 */
 	public void setLevels(String levels) {
 		this.levels = levels;
 	}
