@@ -9,9 +9,9 @@ import io.batchconsumer.core.ContainerOption.Level;
 /**
  * The options a listener can be configured with, by annotation or by property: those of
  * {@link ContainerOption#all()} that some level may set, plus {@link #AUTO_STARTUP} and
- * {@link #PROCESSING}, which the Spring Boot starter reads and the engine does not. The starter
- * generates its property classes and their IDE metadata from this table at build time, and
- * resolves every listener's options by walking it.
+ * {@link #PROCESSING}, which the Spring Boot starter reads and the engine does not. The starter's
+ * property classes, its {@code @BatchListener} attributes and their IDE metadata are written by hand
+ * and held to this table by its tests; it resolves every listener's options by walking it.
  *
  * <p>Threading: immutable.
  */

@@ -12,7 +12,7 @@ import java.util.function.Function;
  * {@code thread-size}, {@code flow-control.max-span}), its type, its default, its bounds and the
  * levels that may set it, and its description (a constant's documentation). {@link #all()} is the
  * engine's table; {@link ContainerOptions} takes its defaults and validation from it, and the
- * starter generates its properties and annotation from {@link ConfigurableOptions}.
+ * starter's properties and annotation are held to {@link ConfigurableOptions} by its tests.
  *
  * <p>Threading: immutable.
  *
@@ -226,7 +226,8 @@ public final class ContainerOption<T> {
 	}
 
 	/**
-	 * What the option does, for people: the IDE shows it for the property, and it is written nowhere else.
+	 * What the option does, for people: the IDE shows it for the property (the property's field
+	 * Javadoc, which a test of the starter holds equal to it).
 	 * @return the description
 	 */
 	public String description() {
