@@ -26,7 +26,8 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * row's key in its own transaction, so that, when the uncertain one did commit (or still commits),
  * the probe collides with it (or waits for it) on the table's primary key.
  *
- * <p>Threading: thread-safe; workers read and add, the owner thread loads, binds and drops.
+ * <p>Threading: thread-safe; workers read, add and read again (under the {@link ExactlyOnce}
+ * monitor), the owner thread binds and drops.
  */
 final class CompletionMarks {
 
