@@ -1,6 +1,5 @@
 package io.batchconsumer.core.jdbc;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -22,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.OutgoingMessage;
+import io.batchconsumer.core.Payloads;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.SourceUnavailableException;
 import io.batchconsumer.core.internal.SqlStates;
@@ -224,18 +224,7 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	private byte[] payload(Object payload) {
-		if (payload instanceof byte[] bytes) {
-			return bytes;
-		}
-		if (payload instanceof String text) {
-			return text.getBytes(StandardCharsets.UTF_8);
-		}
-		byte[] bytes = this.serializer.apply(payload);
-		if (bytes == null) {
-			throw new IllegalArgumentException("The payload serializer returned null for a "
-					+ payload.getClass().getName());
-		}
-		return bytes;
+		return Payloads.toBytes(payload, this.serializer);
 	}
 
 	private long[] store(String topic, List<Row> rows) throws SQLException {

@@ -1,6 +1,5 @@
 package io.batchconsumer.core.kafka;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -18,6 +17,7 @@ import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetters;
 import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.Payloads;
 import io.batchconsumer.core.SourceUnavailableException;
 import io.batchconsumer.core.Transport;
 
@@ -88,7 +88,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	 * @param clientProperties Kafka client properties: at least {@code bootstrap.servers}
 	 */
 	public KafkaTransport(Map<String, Object> clientProperties) {
-		this(clientProperties, KafkaTransport::unsupported);
+		this(clientProperties, Payloads.unsupported("KafkaTransport"));
 	}
 
 	/**
@@ -114,7 +114,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		this.instanceId = KafkaConfigs.instanceId(this.clientProperties);
 		this.clients = new SharedClients(Objects.requireNonNull(producerProperties, "producerProperties"));
 		this.deadLetterTopics = new DeadLetterTopics(this.clients);
-		this.producer = new KafkaBatchProducer(this.clients, (payload) -> serialize(payload, payloadSerializer));
+		this.producer = new KafkaBatchProducer(this.clients, (payload) -> Payloads.toBytes(payload, payloadSerializer));
 		this.deadLetters = new KafkaDeadLetters(KafkaConfigs.deadLetterReader(this.clientProperties), this.clients,
 				this.deadLetterTopics, this.producer, Clock.systemUTC());
 	}
@@ -205,26 +205,6 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	@Override
 	public void close() {
 		this.clients.close();
-	}
-
-	private static byte[] serialize(Object payload, Function<Object, byte[]> serializer) {
-		if (payload instanceof byte[] bytes) {
-			return bytes;
-		}
-		if (payload instanceof String text) {
-			return text.getBytes(StandardCharsets.UTF_8);
-		}
-		byte[] bytes = serializer.apply(payload);
-		if (bytes == null) {
-			throw new IllegalArgumentException("The payload serializer returned null for a "
-					+ payload.getClass().getName());
-		}
-		return bytes;
-	}
-
-	private static byte[] unsupported(Object payload) {
-		throw new IllegalArgumentException("A payload of type " + payload.getClass().getName()
-				+ " cannot be sent: pass byte[] or String, or give the KafkaTransport a payload serializer");
 	}
 
 	/**

@@ -1,11 +1,11 @@
 package io.batchconsumer.core.rocketmq;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.function.Function;
 
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.Payloads;
 import io.batchconsumer.core.Transport;
 
 /**
@@ -37,7 +37,7 @@ public final class RocketMqTransport implements Transport, AutoCloseable {
 	 * @param settings where the cluster is and how to read it
 	 */
 	public RocketMqTransport(RocketMqSettings settings) {
-		this(settings, RocketMqTransport::unsupported);
+		this(settings, Payloads.unsupported("RocketMqTransport"));
 	}
 
 	/**
@@ -51,7 +51,7 @@ public final class RocketMqTransport implements Transport, AutoCloseable {
 		this.numbers = new QueueNumbers(this.clients.names());
 		this.producer = new SharedProducer(this.clients);
 		this.batchProducer = new RocketMqBatchProducer(this.producer, this.clients.names(), this.numbers,
-				(payload) -> serialize(payload, payloadSerializer));
+				(payload) -> Payloads.toBytes(payload, payloadSerializer));
 	}
 
 	@Override
@@ -82,26 +82,6 @@ public final class RocketMqTransport implements Transport, AutoCloseable {
 	@Override
 	public void close() {
 		this.producer.close();
-	}
-
-	private static byte[] serialize(Object payload, Function<Object, byte[]> serializer) {
-		if (payload instanceof byte[] bytes) {
-			return bytes;
-		}
-		if (payload instanceof String text) {
-			return text.getBytes(StandardCharsets.UTF_8);
-		}
-		byte[] bytes = serializer.apply(payload);
-		if (bytes == null) {
-			throw new IllegalArgumentException("The payload serializer returned null for a "
-					+ payload.getClass().getName());
-		}
-		return bytes;
-	}
-
-	private static byte[] unsupported(Object payload) {
-		throw new IllegalArgumentException("A payload of type " + payload.getClass().getName()
-				+ " cannot be sent: pass byte[] or String, or give the RocketMqTransport a payload serializer");
 	}
 
 }
