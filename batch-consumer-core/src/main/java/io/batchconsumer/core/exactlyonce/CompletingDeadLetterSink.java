@@ -33,13 +33,13 @@ final class CompletingDeadLetterSink implements DeadLetterSink {
 	/** Outside the engine: a dead letter of the partition's current epoch. */
 	@Override
 	public void send(DeadLetter deadLetter) throws Exception {
-		send(deadLetter, this.exactlyOnce.currentEpoch(deadLetter.message().topicPartition()));
+		send(deadLetter, this.exactlyOnce.claims().currentEpoch(deadLetter.message().topicPartition()));
 	}
 
 	@Override
 	public void send(DeadLetter deadLetter, long epoch) throws Exception {
 		Message<byte[]> message = deadLetter.message();
-		CompletionMarks marks = this.exactlyOnce.marksFor(message.topicPartition(), epoch);
+		CompletionMarks marks = this.exactlyOnce.claims().marksFor(message.topicPartition(), epoch);
 		if (marks.isMarked(message.offset())) {
 			return;
 		}
@@ -58,8 +58,8 @@ final class CompletingDeadLetterSink implements DeadLetterSink {
 			// A conflict proves nothing of this message (the owner may have changed): only its mark,
 			// read again, does. Not written and not marked: the engine tries again (or gives the
 			// message up with its epoch).
-			this.exactlyOnce.settle(message.topicPartition(), marks, ex);
-			if (!this.exactlyOnce.marksFor(message.topicPartition(), epoch).isMarked(message.offset())) {
+			this.exactlyOnce.claims().settle(message.topicPartition(), marks, ex);
+			if (!this.exactlyOnce.claims().marksFor(message.topicPartition(), epoch).isMarked(message.offset())) {
 				throw ex;
 			}
 			logger.info("{} was finished by another transaction; its dead letter is not written again", message);

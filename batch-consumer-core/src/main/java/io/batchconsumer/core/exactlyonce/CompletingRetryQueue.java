@@ -33,12 +33,12 @@ final class CompletingRetryQueue implements RetryQueue {
 	/** Outside the engine: messages of the partition's current epoch. */
 	@Override
 	public void schedule(List<Message<byte[]>> messages, Instant dueAt) throws Exception {
-		schedule(messages, dueAt, this.exactlyOnce.currentEpoch(messages.get(0).topicPartition()));
+		schedule(messages, dueAt, this.exactlyOnce.claims().currentEpoch(messages.get(0).topicPartition()));
 	}
 
 	@Override
 	public void schedule(List<Message<byte[]>> messages, Instant dueAt, long epoch) throws Exception {
-		CompletionMarks marks = this.exactlyOnce.marksFor(messages.get(0).topicPartition(), epoch);
+		CompletionMarks marks = this.exactlyOnce.claims().marksFor(messages.get(0).topicPartition(), epoch);
 		List<Message<byte[]>> fresh = new ArrayList<>(messages.size());
 		for (Message<byte[]> message : messages) {
 			if (!marks.isMarked(message.offset())) {
@@ -57,7 +57,7 @@ final class CompletingRetryQueue implements RetryQueue {
 		}
 		catch (MarkConflictException ex) {
 			// Not handed over: the engine retries the messages in place.
-			this.exactlyOnce.settle(fresh.get(0).topicPartition(), marks, ex);
+			this.exactlyOnce.claims().settle(fresh.get(0).topicPartition(), marks, ex);
 			throw ex;
 		}
 	}

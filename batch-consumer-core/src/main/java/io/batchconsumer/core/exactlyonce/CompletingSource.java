@@ -60,13 +60,13 @@ final class CompletingSource implements MessageSource {
 			@Override
 			public void onRevoked(Collection<TopicPartition> partitions) {
 				listener.onRevoked(partitions);
-				partitions.forEach(CompletingSource.this.exactlyOnce::forget);
+				partitions.forEach(CompletingSource.this.exactlyOnce.claims()::forget);
 			}
 
 			@Override
 			public void onLost(Collection<TopicPartition> partitions) {
 				listener.onLost(partitions);
-				partitions.forEach(CompletingSource.this.exactlyOnce::forget);
+				partitions.forEach(CompletingSource.this.exactlyOnce.claims()::forget);
 			}
 
 		});
@@ -85,7 +85,7 @@ final class CompletingSource implements MessageSource {
 
 	private void load(TopicPartition partition, Long committed) {
 		try {
-			this.exactlyOnce.assigned(partition, committed);
+			this.exactlyOnce.claims().assigned(partition, committed);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("The completion marks of {} cannot be read now; its first delivery reads them: {}", partition,
@@ -113,7 +113,7 @@ final class CompletingSource implements MessageSource {
 	public void seek(TopicPartition partition, long offset) {
 		this.delegate.seek(partition, offset);
 		try {
-			this.exactlyOnce.sought(partition, offset);
+			this.exactlyOnce.claims().sought(partition, offset);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("The completion marks of {} cannot be read after the seek to {}; its next delivery reads them: {}",
@@ -125,7 +125,7 @@ final class CompletingSource implements MessageSource {
 	public void commitSync(Map<TopicPartition, Long> offsets) {
 		Map<TopicPartition, Long> claims = ownerEpochs(offsets);
 		this.delegate.commitSync(offsets);
-		offsets.forEach((partition, position) -> this.exactlyOnce.committed(partition, position, claims.get(partition)));
+		offsets.forEach((partition, position) -> this.exactlyOnce.claims().committed(partition, position, claims.get(partition)));
 	}
 
 	/**
@@ -138,7 +138,7 @@ final class CompletingSource implements MessageSource {
 		Map<TopicPartition, Long> claims = ownerEpochs(offsets);
 		this.delegate.commitAsync(offsets, (committed, failure) -> {
 			if (failure == null) {
-				committed.forEach((partition, position) -> this.exactlyOnce.committed(partition, position,
+				committed.forEach((partition, position) -> this.exactlyOnce.claims().committed(partition, position,
 						claims.getOrDefault(partition, -1L)));
 			}
 			callback.accept(committed, failure);
@@ -147,7 +147,7 @@ final class CompletingSource implements MessageSource {
 
 	private Map<TopicPartition, Long> ownerEpochs(Map<TopicPartition, Long> offsets) {
 		Map<TopicPartition, Long> claims = new HashMap<>(offsets.size() * 2);
-		offsets.keySet().forEach((partition) -> claims.put(partition, this.exactlyOnce.ownerEpoch(partition)));
+		offsets.keySet().forEach((partition) -> claims.put(partition, this.exactlyOnce.claims().ownerEpoch(partition)));
 		return claims;
 	}
 

@@ -51,14 +51,14 @@ final class ExactlyOnceListener implements SliceListener {
 
 	@Override
 	public void epochStarted(TopicPartition partition, long epoch) {
-		this.exactlyOnce.epochStarted(partition, epoch);
+		this.exactlyOnce.claims().epochStarted(partition, epoch);
 		this.delegate.epochStarted(partition, epoch);
 	}
 
 	/** Outside the engine: a delivery of the partition's current epoch. */
 	@Override
 	public BatchResult onSlice(List<Message<byte[]>> slice) throws Exception {
-		return onSlice(slice, this.exactlyOnce.currentEpoch(slice.get(0).topicPartition()));
+		return onSlice(slice, this.exactlyOnce.claims().currentEpoch(slice.get(0).topicPartition()));
 	}
 
 	@Override
@@ -67,7 +67,7 @@ final class ExactlyOnceListener implements SliceListener {
 		BatchResult.Builder failures = BatchResult.builder();
 		List<Message<byte[]>> candidates = slice;
 		for (int conflicts = 0;;) {
-			CompletionMarks marks = this.exactlyOnce.marksFor(partition, epoch);
+			CompletionMarks marks = this.exactlyOnce.claims().marksFor(partition, epoch);
 			List<Message<byte[]>> fresh = unmarked(candidates, marks);
 			failures.completedBefore(candidates.size() - fresh.size());
 			if (fresh.isEmpty()) {
@@ -97,7 +97,7 @@ final class ExactlyOnceListener implements SliceListener {
 				}
 				candidates = fresh; // those marked are counted already
 				// Throws when the delivery belongs to an ended epoch, whose messages the new one delivers.
-				this.exactlyOnce.settle(partition, marks, ex);
+				this.exactlyOnce.claims().settle(partition, marks, ex);
 			}
 		}
 	}

@@ -60,7 +60,7 @@ class ExactlyOnceClaimRaceTests {
 				ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
 						table);
 				assertThatExceptionOfType(SourceUnavailableException.class)
-					.isThrownBy(() -> exactlyOnce.assigned(PARTITION, 0L));
+					.isThrownBy(() -> exactlyOnce.claims().assigned(PARTITION, 0L));
 				CyclicBarrier bothClaiming = new CyclicBarrier(2);
 				AtomicInteger reads = new AtomicInteger();
 				CountDownLatch otherInserted = new CountDownLatch(1);
