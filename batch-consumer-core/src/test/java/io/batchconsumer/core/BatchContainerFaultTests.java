@@ -196,16 +196,19 @@ class BatchContainerFaultTests {
 	void aSeekDuringARevokesDrainIsNotUndoneByTheRevokesCommit() throws Exception {
 		this.fixture = new ContainerFixture(1, 50);
 		CountDownLatch revoking = new CountDownLatch(1);
-		// One slice a batch: the watermark reaches 45 while the slice of 45 is held.
+		CountDownLatch held = new CountDownLatch(1);
+		// One worker: everything before the call that holds 45 is finished while that call is held
+		// (where the call starts depends on how the batches were cut, so wait for the call itself).
 		this.fixture.start((o) -> o.ordering(Ordering.UNORDERED).threadSize(1).consumerBatchSize(5)
 			.commitInterval(Duration.ofHours(1)), (slice) -> {
 				if (slice.stream().anyMatch((m) -> m.offset() == 45)) {
+					held.countDown();
 					this.release.await();
 				}
 				return BatchResult.success();
 			});
 		this.fixture.source().onRevoke((partitions) -> revoking.countDown());
-		await().atMost(WAIT).until(() -> this.fixture.container().stats().messagesSucceeded() >= 45);
+		assertThat(held.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the call of offset 45 is held").isTrue();
 		this.fixture.source().requestRevoke(Set.of(P0));
 		assertThat(revoking.await(10, TimeUnit.SECONDS)).isTrue();
 		this.fixture.container().seek(P0, 5).get(10, TimeUnit.SECONDS);
