@@ -1,7 +1,6 @@
 package io.batchconsumer.core.exactlyonce;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.batchconsumer.core.Message;
@@ -39,12 +38,7 @@ final class CompletingRetryQueue implements RetryQueue {
 	@Override
 	public void schedule(List<Message<byte[]>> messages, Instant dueAt, long epoch) throws Exception {
 		CompletionMarks marks = this.exactlyOnce.claims().marksFor(messages.get(0).topicPartition(), epoch);
-		List<Message<byte[]>> fresh = new ArrayList<>(messages.size());
-		for (Message<byte[]> message : messages) {
-			if (!marks.isMarked(message.offset())) {
-				fresh.add(message);
-			}
-		}
+		List<Message<byte[]>> fresh = marks.unmarked(messages);
 		if (fresh.isEmpty()) {
 			return;
 		}

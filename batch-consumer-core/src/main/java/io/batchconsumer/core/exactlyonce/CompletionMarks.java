@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.TreeSet;
+
+import io.batchconsumer.core.Message;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 
@@ -36,8 +38,8 @@ final class CompletionMarks {
 
 	private final ConcurrentSkipListSet<Long> offsets = new ConcurrentSkipListSet<>();
 
-	/** Uncertain rows: key (first offset) to {least offset, greatest offset}. */
-	private final NavigableMap<Long, long[]> uncertain = new ConcurrentSkipListMap<>();
+	/** Uncertain rows: key (their least offset) to their greatest offset. */
+	private final NavigableMap<Long, Long> uncertain = new ConcurrentSkipListMap<>();
 
 	/** The committed position: every offset below it is finished. */
 	private volatile long floor;
@@ -84,6 +86,21 @@ final class CompletionMarks {
 		return offset < this.floor || this.offsets.contains(offset);
 	}
 
+	/**
+	 * The messages without a mark, in their order.
+	 * @param messages messages of this partition
+	 * @return those not marked
+	 */
+	List<Message<byte[]>> unmarked(List<Message<byte[]>> messages) {
+		List<Message<byte[]>> fresh = new ArrayList<>(messages.size());
+		for (Message<byte[]> message : messages) {
+			if (!isMarked(message.offset())) {
+				fresh.add(message);
+			}
+		}
+		return fresh;
+	}
+
 	void addAll(Collection<Long> marked) {
 		for (Long offset : marked) {
 			if (offset >= this.floor) {
@@ -121,10 +138,9 @@ final class CompletionMarks {
 			return probes;
 		}
 		NavigableSet<Long> offsets = new TreeSet<>(sorted);
-		for (Map.Entry<Long, long[]> row : this.uncertain.entrySet()) {
-			long[] range = row.getValue();
-			Long inside = offsets.ceiling(range[0]);
-			if (inside != null && inside <= range[1]) {
+		for (Map.Entry<Long, Long> row : this.uncertain.entrySet()) {
+			Long inside = offsets.ceiling(row.getKey());
+			if (inside != null && inside <= row.getValue()) {
 				probes.add(row.getKey());
 			}
 		}
@@ -143,7 +159,7 @@ final class CompletionMarks {
 	/** Rows whose transaction may or may not have committed. */
 	void uncertain(List<OffsetRuns.Row> rows) {
 		for (OffsetRuns.Row row : rows) {
-			this.uncertain.put(row.first(), new long[] { row.first(), row.last() });
+			this.uncertain.put(row.first(), row.last());
 		}
 	}
 
@@ -152,7 +168,7 @@ final class CompletionMarks {
 	 * others stay uncertain (not committed, or not visible yet).
 	 */
 	void resolveUncertain() {
-		this.uncertain.values().removeIf((range) -> isMarked(range[0]));
+		this.uncertain.keySet().removeIf(this::isMarked);
 		this.stale = false;
 	}
 

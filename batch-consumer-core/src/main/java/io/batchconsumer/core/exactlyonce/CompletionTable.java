@@ -10,7 +10,6 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
-import io.batchconsumer.core.Message;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.internal.SqlStates;
 
@@ -136,21 +135,6 @@ public final class CompletionTable {
 			throw ex;
 		}
 		this.fence.check(connection, group, partition, epoch);
-	}
-
-	/**
-	 * Marks messages of one partition finished with rows keyed by their least offsets (see
-	 * {@link #mark(Connection, String, TopicPartition, List, long)}).
-	 * @param connection the transaction's connection
-	 * @param group the consumer group
-	 * @param messages the finished messages, all of one partition
-	 * @param epoch the epoch this instance claimed for the partition
-	 * @throws MarkConflictException when one of them is marked already or the partition has another owner
-	 * @throws SQLException when the database failed otherwise
-	 */
-	void mark(Connection connection, String group, List<Message<byte[]>> messages, long epoch) throws SQLException {
-		List<Long> offsets = messages.stream().map(Message::offset).distinct().sorted().toList();
-		mark(connection, group, messages.get(0).topicPartition(), OffsetRuns.rows(offsets), List.of(), epoch);
 	}
 
 	private void deleteRow(Connection connection, String group, TopicPartition partition, long key)

@@ -68,7 +68,7 @@ final class ExactlyOnceListener implements SliceListener {
 		List<Message<byte[]>> candidates = slice;
 		for (int conflicts = 0;;) {
 			CompletionMarks marks = this.exactlyOnce.claims().marksFor(partition, epoch);
-			List<Message<byte[]>> fresh = unmarked(candidates, marks);
+			List<Message<byte[]>> fresh = marks.unmarked(candidates);
 			failures.completedBefore(candidates.size() - fresh.size());
 			if (fresh.isEmpty()) {
 				return failures.build();
@@ -104,16 +104,6 @@ final class ExactlyOnceListener implements SliceListener {
 
 	static List<Long> offsetsOf(List<Message<byte[]>> messages) {
 		return messages.stream().map(Message::offset).distinct().sorted().toList();
-	}
-
-	private static List<Message<byte[]>> unmarked(List<Message<byte[]>> slice, CompletionMarks marks) {
-		List<Message<byte[]>> fresh = new ArrayList<>(slice.size());
-		for (Message<byte[]> message : slice) {
-			if (!marks.isMarked(message.offset())) {
-				fresh.add(message);
-			}
-		}
-		return fresh;
 	}
 
 	/** Some messages failed: rolls the transaction back, carrying which and why. */

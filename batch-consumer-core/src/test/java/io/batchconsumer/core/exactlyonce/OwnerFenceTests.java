@@ -16,7 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import io.batchconsumer.core.Message;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.jdbc.TestDatabases;
 
@@ -121,7 +120,7 @@ class OwnerFenceTests {
 			try (Connection first = dataSource.getConnection()) {
 				first.setAutoCommit(false);
 				threads.submit(() -> {
-					table.mark(first, "group", messages(0), epoch); // holds its fence lock until the commit below
+					table.mark(first, "group", PARTITION, OffsetRuns.rows(offsets(0)), List.of(), epoch); // holds its fence lock until the commit below
 					return null;
 				}).get();
 				threads.submit(() -> {
@@ -156,7 +155,7 @@ class OwnerFenceTests {
 		try (Connection connection = dataSource.getConnection()) {
 			connection.setAutoCommit(false);
 			try {
-				table.mark(connection, "group", messages(from), epoch);
+				table.mark(connection, "group", PARTITION, OffsetRuns.rows(offsets(from)), List.of(), epoch);
 				connection.commit();
 			}
 			catch (SQLException | RuntimeException ex) {
@@ -164,12 +163,6 @@ class OwnerFenceTests {
 				throw ex;
 			}
 		}
-	}
-
-	private static List<Message<byte[]>> messages(long from) {
-		return offsets(from).stream()
-			.map((offset) -> Message.raw(PARTITION.topic(), PARTITION.partition(), offset, null, new byte[0], null, 0))
-			.toList();
 	}
 
 	private static List<Long> offsets(long from) {
