@@ -1,10 +1,16 @@
 package io.batchconsumer.core;
 
+import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 import io.batchconsumer.core.internal.ContainerEngine;
+import io.batchconsumer.core.internal.DeadLetterLog;
+import io.batchconsumer.core.spi.DeadLetterSink;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RetryQueue;
+import io.batchconsumer.core.spi.Transport;
 
 /**
  * A thread-batch consumer: one owner thread polls a {@link MessageSource}, hands thread batches to
@@ -21,122 +27,38 @@ public final class BatchContainer {
 	private final ContainerEngine engine;
 
 	/**
-	 * Creates a container.
-	 * @param options the options
-	 * @param source the source, which the container owns and closes
-	 * @param listener the listener
-	 * @param deadLetterSink where messages go after the last attempt
-	 */
-	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
-			DeadLetterSink deadLetterSink) {
-		this(options, source, listener, deadLetterSink, ContainerObserver.NONE);
-	}
-
-	/**
-	 * Creates a container with an observer of processed slices.
+	 * Creates a container of the parts every container needs; {@link #builder} adds the optional
+	 * ones.
 	 * @param options the options
 	 * @param source the source, which the container owns and closes
 	 * @param listener the listener
 	 * @param deadLetterSink where messages go after the last attempt; each stored dead letter is
 	 *        logged at WARN (listener, topic, partition, offset, attempts, error class)
-	 * @param observer told of every processed slice, on worker threads
 	 */
 	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
-			DeadLetterSink deadLetterSink, ContainerObserver observer) {
-		this(options, source, listener, deadLetterSink, observer, WorkerThreads.PLATFORM);
+			DeadLetterSink deadLetterSink) {
+		this(builder(options, source, listener, deadLetterSink));
 	}
 
-	/**
-	 * Creates a container with an observer, its workers on platform or virtual threads.
-	 * @param options the options
-	 * @param source the source, which the container owns and closes
-	 * @param listener the listener
-	 * @param deadLetterSink where messages go after the last attempt
-	 * @param observer told of every processed slice, on worker threads
-	 * @param threads what the {@link ContainerOptions#threadSize()} workers run on
-	 * @throws IllegalStateException for {@link WorkerThreads#VIRTUAL} before Java 21
-	 */
-	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
-			DeadLetterSink deadLetterSink, ContainerObserver observer, WorkerThreads threads) {
-		this(options, source, listener, deadLetterSink, observer, threads, null, null, java.time.Clock.systemUTC());
-	}
-
-	/**
-	 * Creates a container with an observer and a {@link MessageFilter} applied after the tag
-	 * subscription ({@link ContainerOptions#tags()}).
-	 * @param options the options
-	 * @param source the source, which the container owns and closes
-	 * @param listener the listener
-	 * @param deadLetterSink where messages go after the last attempt
-	 * @param observer told of every processed slice, on worker threads
-	 * @param filter decides which selected messages reach the listener, {@code null} for all
-	 */
-	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
-			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter) {
-		this(options, source, listener, deadLetterSink, observer, filter, java.time.Clock.systemUTC());
-	}
-
-	/**
-	 * Creates a container with a clock for the {@code delay}, for tests that move time by hand.
-	 * @param options the options
-	 * @param source the source, which the container owns and closes
-	 * @param listener the listener
-	 * @param deadLetterSink where messages go after the last attempt
-	 * @param observer told of every processed slice, on worker threads
-	 * @param filter decides which selected messages reach the listener, {@code null} for all
-	 * @param clock compared with message timestamps for the {@code delay}
-	 */
-	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
-			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, java.time.Clock clock) {
-		this(options, source, listener, deadLetterSink, observer, filter, null, clock);
-	}
-
-	/**
-	 * Creates a container whose retries with a back-off above {@code retry.blocking-limit} go to a
-	 * retry queue instead of waiting on their worker (see {@link RetryQueue}).
-	 * @param options the options
-	 * @param source the source, which the container owns and closes
-	 * @param listener the listener
-	 * @param deadLetterSink where messages go after the last attempt
-	 * @param observer told of every processed slice, on worker threads
-	 * @param filter decides which selected messages reach the listener, {@code null} for all
-	 * @param retryQueue the transport's retry queue for this container ({@link Transport#retryQueue}),
-	 *        {@code null} for none
-	 * @param clock compared with message timestamps for the {@code delay}
-	 * @throws InvalidOptionException when the retry queue would be used with {@code key} or
-	 *         {@code partition} ordering
-	 */
-	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
-			DeadLetterSink deadLetterSink, ContainerObserver observer, MessageFilter filter, RetryQueue retryQueue,
-			java.time.Clock clock) {
-		this(options, source, listener, deadLetterSink, observer, WorkerThreads.PLATFORM, filter, retryQueue, clock);
-	}
-
-	/**
-	 * Creates a container with every part: worker threads, message filter, retry queue and clock.
-	 * @param options the options
-	 * @param source the source, which the container owns and closes
-	 * @param listener the listener
-	 * @param deadLetterSink where messages go after the last attempt
-	 * @param observer told of every processed slice, on worker threads
-	 * @param threads what the {@link ContainerOptions#threadSize()} workers run on
-	 * @param filter decides which selected messages reach the listener, {@code null} for all
-	 * @param retryQueue the transport's retry queue for this container, {@code null} for none
-	 * @param clock compared with message timestamps for the {@code delay}
-	 * @throws IllegalStateException for {@link WorkerThreads#VIRTUAL} before Java 21
-	 * @throws InvalidOptionException when the retry queue would be used with {@code key} or
-	 *         {@code partition} ordering
-	 */
-	public BatchContainer(ContainerOptions options, MessageSource source, SliceListener listener,
-			DeadLetterSink deadLetterSink, ContainerObserver observer, WorkerThreads threads, MessageFilter filter,
-			RetryQueue retryQueue, java.time.Clock clock) {
-		Objects.requireNonNull(options, "options");
-		this.engine = new ContainerEngine(options, Objects.requireNonNull(source, "source"),
-				Objects.requireNonNull(listener, "listener"),
-				new DeadLetterLog(options.id(), Objects.requireNonNull(deadLetterSink, "deadLetterSink")),
-				Objects.requireNonNull(observer, "observer"), Objects.requireNonNull(threads, "threads"), filter,
-				retryQueue, Objects.requireNonNull(clock, "clock"));
+	private BatchContainer(Builder builder) {
+		this.engine = new ContainerEngine(builder.options, builder.source, builder.listener,
+				new DeadLetterLog(builder.options.id(), builder.deadLetterSink), builder.observer, builder.threads,
+				builder.filter, builder.retryQueue, builder.clock);
 		this.options = this.engine.options();
+	}
+
+	/**
+	 * Starts a builder with the parts every container needs.
+	 * @param options the options
+	 * @param source the source, which the container owns and closes
+	 * @param listener the listener
+	 * @param deadLetterSink where messages go after the last attempt
+	 * @return a builder whose other parts have their defaults: no observer, platform threads, no
+	 *         filter, no retry queue, the system clock
+	 */
+	public static Builder builder(ContainerOptions options, MessageSource source, SliceListener listener,
+			DeadLetterSink deadLetterSink) {
+		return new Builder(options, source, listener, deadLetterSink);
 	}
 
 	/** Starts the owner thread. A container starts once. */
@@ -217,7 +139,7 @@ public final class BatchContainer {
 	 * A snapshot of the container, refreshed by the owner thread about every 100 ms.
 	 * @return the statistics
 	 */
-	public ContainerStats stats() {
+	public ContainerSnapshot stats() {
 		return this.engine.stats();
 	}
 
@@ -257,6 +179,104 @@ public final class BatchContainer {
 	 */
 	public CompletableFuture<ContainerOptions> tune(Map<String, ?> changes) {
 		return this.engine.tune(changes);
+	}
+
+	/**
+	 * Builds a {@link BatchContainer}: the required parts are given to {@link BatchContainer#builder},
+	 * each optional part has a method of its own.
+	 */
+	public static final class Builder {
+
+		private final ContainerOptions options;
+
+		private final MessageSource source;
+
+		private final SliceListener listener;
+
+		private final DeadLetterSink deadLetterSink;
+
+		private ContainerObserver observer = ContainerObserver.NONE;
+
+		private WorkerThreads threads = WorkerThreads.PLATFORM;
+
+		private MessageFilter filter;
+
+		private RetryQueue retryQueue;
+
+		private Clock clock = Clock.systemUTC();
+
+		private Builder(ContainerOptions options, MessageSource source, SliceListener listener,
+				DeadLetterSink deadLetterSink) {
+			this.options = Objects.requireNonNull(options, "options");
+			this.source = Objects.requireNonNull(source, "source");
+			this.listener = Objects.requireNonNull(listener, "listener");
+			this.deadLetterSink = Objects.requireNonNull(deadLetterSink, "deadLetterSink");
+		}
+
+		/**
+		 * Sets the observer of processed slices.
+		 * @param observer told of every listener call, on worker threads
+		 * @return this builder
+		 */
+		public Builder observer(ContainerObserver observer) {
+			this.observer = Objects.requireNonNull(observer, "observer");
+			return this;
+		}
+
+		/**
+		 * Sets what the {@link ContainerOptions#threadSize()} workers run on.
+		 * @param threads platform (the default) or virtual threads
+		 * @return this builder
+		 */
+		public Builder workerThreads(WorkerThreads threads) {
+			this.threads = Objects.requireNonNull(threads, "threads");
+			return this;
+		}
+
+		/**
+		 * Sets the filter applied after the tag subscription ({@link ContainerOptions#tags()}).
+		 * @param filter decides which selected messages reach the listener, {@code null} for all
+		 * @return this builder
+		 */
+		public Builder filter(MessageFilter filter) {
+			this.filter = filter;
+			return this;
+		}
+
+		/**
+		 * Sets the retry queue: retries with a back-off above {@code retry.blocking-limit} wait there
+		 * instead of on their worker (see {@link RetryQueue}).
+		 * @param retryQueue the transport's retry queue for this container
+		 *        ({@link Transport#retryQueue}), {@code null} for none
+		 * @return this builder
+		 */
+		public Builder retryQueue(RetryQueue retryQueue) {
+			this.retryQueue = retryQueue;
+			return this;
+		}
+
+		/**
+		 * Sets the clock compared with message timestamps for the {@code delay}, for tests that move
+		 * time by hand.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "clock");
+			return this;
+		}
+
+		/**
+		 * Builds the container; it starts with {@link BatchContainer#start()}.
+		 * @return the container
+		 * @throws IllegalStateException for {@link WorkerThreads#VIRTUAL} before Java 21
+		 * @throws InvalidOptionException when the retry queue would be used with {@code key} or
+		 *         {@code partition} ordering
+		 */
+		public BatchContainer build() {
+			return new BatchContainer(this);
+		}
+
 	}
 
 }

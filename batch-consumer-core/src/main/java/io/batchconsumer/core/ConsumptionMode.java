@@ -1,5 +1,7 @@
 package io.batchconsumer.core;
 
+import io.batchconsumer.core.options.Enums;
+
 /**
  * How the instances of a group share a topic.
  */

@@ -5,14 +5,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.batchconsumer.core.options.OptionBounds;
+import io.batchconsumer.core.options.OptionDescriptor;
+
 /**
  * Everything a container is configured with. Built with {@link #builder(String)}, which takes
- * every default and every bound from the table of {@link ContainerOption}s and rejects a bad value
+ * every default and every bound from the table of {@link OptionDescriptor}s and rejects a bad value
  * with an {@link InvalidOptionException} that carries the option's key ({@code thread-size},
  * {@code flow-control.max-span}, ...).
  *
  * <p>Defaults (10 threads, slices of 10, pulls of 32, key ordering, ...; docs/configuration.md) are
- * written once, in {@link ContainerOption}.
+ * written once, in {@link OptionDescriptor}.
  *
  * @param id the container id, used in thread names and meters
  * @param topics the topics to consume
@@ -77,7 +80,7 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 	 */
 	public Duration backoffBefore(int retry) {
 		if (!this.retryLevels.isBlank()) {
-			List<Duration> levels = OptionChecks.parseLevels(this.retryLevels);
+			List<Duration> levels = OptionBounds.parseLevels(this.retryLevels);
 			return levels.get(Math.min(Math.max(1, retry), levels.size()) - 1);
 		}
 		double millis = this.retryBackoff.toMillis() * Math.pow(this.retryMultiplier, Math.max(0, retry - 1));
@@ -107,22 +110,22 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 	}
 
 	/**
-	 * Builds {@link ContainerOptions}: a value per {@link ContainerOption}, each starting at its
+	 * Builds {@link ContainerOptions}: a value per {@link OptionDescriptor}, each starting at its
 	 * default. Threading: not thread-safe.
 	 */
 	public static final class Builder {
 
-		private final Map<ContainerOption<?>, Object> values = new LinkedHashMap<>();
+		private final Map<OptionDescriptor<?>, Object> values = new LinkedHashMap<>();
 
 		private Builder(String id) {
-			for (ContainerOption<?> option : ContainerOption.all()) {
+			for (OptionDescriptor<?> option : OptionDescriptor.all()) {
 				this.values.put(option, option.defaultValue());
 			}
-			this.values.put(ContainerOption.ID, id);
+			this.values.put(OptionDescriptor.ID, id);
 		}
 
 		private Builder(ContainerOptions options) {
-			for (ContainerOption<?> option : ContainerOption.all()) {
+			for (OptionDescriptor<?> option : OptionDescriptor.all()) {
 				this.values.put(option, option.read(options));
 			}
 		}
@@ -134,7 +137,7 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 		 * @param <T> the type of the value
 		 * @return this builder
 		 */
-		public <T> Builder set(ContainerOption<T> option, T value) {
+		public <T> Builder set(OptionDescriptor<T> option, T value) {
 			this.values.put(option, value);
 			return this;
 		}
@@ -145,63 +148,63 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 		 * @param <T> the type of the value
 		 * @return the value
 		 */
-		public <T> T get(ContainerOption<T> option) {
+		public <T> T get(OptionDescriptor<T> option) {
 			return option.type().cast(this.values.get(option));
 		}
 
 		public Builder topics(String... topics) { return topics(List.of(topics)); }
 
-		public Builder topics(List<String> topics) { return set(ContainerOption.TOPICS, List.copyOf(topics)); }
+		public Builder topics(List<String> topics) { return set(OptionDescriptor.TOPICS, List.copyOf(topics)); }
 
-		public Builder group(String group) { return set(ContainerOption.GROUP, group); }
+		public Builder group(String group) { return set(OptionDescriptor.GROUP, group); }
 
-		public Builder mode(ConsumptionMode mode) { return set(ContainerOption.MODE, mode); }
+		public Builder mode(ConsumptionMode mode) { return set(OptionDescriptor.MODE, mode); }
 
-		public Builder threadSize(int threadSize) { return set(ContainerOption.THREAD_SIZE, threadSize); }
+		public Builder threadSize(int threadSize) { return set(OptionDescriptor.THREAD_SIZE, threadSize); }
 
-		public Builder consumerBatchSize(int size) { return set(ContainerOption.CONSUMER_BATCH_SIZE, size); }
+		public Builder consumerBatchSize(int size) { return set(OptionDescriptor.CONSUMER_BATCH_SIZE, size); }
 
-		public Builder pullBatchSize(int size) { return set(ContainerOption.PULL_BATCH_SIZE, size); }
+		public Builder pullBatchSize(int size) { return set(OptionDescriptor.PULL_BATCH_SIZE, size); }
 
-		public Builder pullInterval(Duration interval) { return set(ContainerOption.PULL_INTERVAL, interval); }
+		public Builder pullInterval(Duration interval) { return set(OptionDescriptor.PULL_INTERVAL, interval); }
 
-		public Builder ordering(Ordering ordering) { return set(ContainerOption.ORDERING, ordering); }
+		public Builder ordering(Ordering ordering) { return set(OptionDescriptor.ORDERING, ordering); }
 
-		public Builder pullThresholdForQueue(int count) { return set(ContainerOption.PULL_THRESHOLD_FOR_QUEUE, count); }
+		public Builder pullThresholdForQueue(int count) { return set(OptionDescriptor.PULL_THRESHOLD_FOR_QUEUE, count); }
 
-		public Builder pullThresholdSizeForQueue(long bytes) { return set(ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE, bytes); }
+		public Builder pullThresholdSizeForQueue(long bytes) { return set(OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_QUEUE, bytes); }
 
-		public Builder maxSpan(int span) { return set(ContainerOption.MAX_SPAN, span); }
+		public Builder maxSpan(int span) { return set(OptionDescriptor.MAX_SPAN, span); }
 
-		public Builder pullThresholdForContainer(int count) { return set(ContainerOption.PULL_THRESHOLD_FOR_CONTAINER, count); }
+		public Builder pullThresholdForContainer(int count) { return set(OptionDescriptor.PULL_THRESHOLD_FOR_CONTAINER, count); }
 
-		public Builder pullThresholdSizeForContainer(long bytes) { return set(ContainerOption.PULL_THRESHOLD_SIZE_FOR_CONTAINER, bytes); }
+		public Builder pullThresholdSizeForContainer(long bytes) { return set(OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_CONTAINER, bytes); }
 
-		public Builder suspend(Duration suspend) { return set(ContainerOption.SUSPEND, suspend); }
+		public Builder suspend(Duration suspend) { return set(OptionDescriptor.SUSPEND, suspend); }
 
-		public Builder commitInterval(Duration interval) { return set(ContainerOption.COMMIT_INTERVAL, interval); }
+		public Builder commitInterval(Duration interval) { return set(OptionDescriptor.COMMIT_INTERVAL, interval); }
 
-		public Builder retryMaxAttempts(int attempts) { return set(ContainerOption.RETRY_MAX_ATTEMPTS, attempts); }
+		public Builder retryMaxAttempts(int attempts) { return set(OptionDescriptor.RETRY_MAX_ATTEMPTS, attempts); }
 
-		public Builder retryBackoff(Duration backoff) { return set(ContainerOption.RETRY_BACKOFF, backoff); }
+		public Builder retryBackoff(Duration backoff) { return set(OptionDescriptor.RETRY_BACKOFF, backoff); }
 
-		public Builder retryMultiplier(double multiplier) { return set(ContainerOption.RETRY_MULTIPLIER, multiplier); }
+		public Builder retryMultiplier(double multiplier) { return set(OptionDescriptor.RETRY_MULTIPLIER, multiplier); }
 
-		public Builder retryMaxBackoff(Duration max) { return set(ContainerOption.RETRY_MAX_BACKOFF, max); }
+		public Builder retryMaxBackoff(Duration max) { return set(OptionDescriptor.RETRY_MAX_BACKOFF, max); }
 
-		public Builder deadLetterEnabled(boolean enabled) { return set(ContainerOption.DEAD_LETTER_ENABLED, enabled); }
+		public Builder deadLetterEnabled(boolean enabled) { return set(OptionDescriptor.DEAD_LETTER_ENABLED, enabled); }
 
-		public Builder shutdownTimeout(Duration timeout) { return set(ContainerOption.SHUTDOWN_TIMEOUT, timeout); }
+		public Builder shutdownTimeout(Duration timeout) { return set(OptionDescriptor.SHUTDOWN_TIMEOUT, timeout); }
 
-		public Builder pollTimeout(Duration timeout) { return set(ContainerOption.POLL_TIMEOUT, timeout); }
+		public Builder pollTimeout(Duration timeout) { return set(OptionDescriptor.POLL_TIMEOUT, timeout); }
 
-		public Builder tags(String expression) { return set(ContainerOption.TAGS, expression); }
+		public Builder tags(String expression) { return set(OptionDescriptor.TAGS, expression); }
 
-		public Builder delay(Duration delay) { return set(ContainerOption.DELAY, delay); }
+		public Builder delay(Duration delay) { return set(OptionDescriptor.DELAY, delay); }
 
-		public Builder retryBlockingLimit(Duration limit) { return set(ContainerOption.RETRY_BLOCKING_LIMIT, limit); }
+		public Builder retryBlockingLimit(Duration limit) { return set(OptionDescriptor.RETRY_BLOCKING_LIMIT, limit); }
 
-		public Builder retryLevels(String levels) { return set(ContainerOption.RETRY_LEVELS, levels); }
+		public Builder retryLevels(String levels) { return set(OptionDescriptor.RETRY_LEVELS, levels); }
 
 		/**
 		 * Validates every option against its bounds, then the one rule between two options, and
@@ -210,26 +213,26 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 		 * @throws InvalidOptionException naming the first bad option and its allowed range
 		 */
 		public ContainerOptions build() {
-			this.values.forEach(ContainerOption::validateAny);
-			Duration backoff = get(ContainerOption.RETRY_BACKOFF);
-			Duration maxBackoff = get(ContainerOption.RETRY_MAX_BACKOFF);
+			this.values.forEach(OptionDescriptor::validateAny);
+			Duration backoff = get(OptionDescriptor.RETRY_BACKOFF);
+			Duration maxBackoff = get(OptionDescriptor.RETRY_MAX_BACKOFF);
 			if (maxBackoff.compareTo(backoff) < 0) {
-				throw ContainerOption.RETRY_MAX_BACKOFF.invalid("(" + maxBackoff
-						+ ") must not be less than retry.backoff (" + backoff + ")", ContainerOption.RETRY_BACKOFF);
+				throw OptionDescriptor.RETRY_MAX_BACKOFF.invalid("(" + maxBackoff
+						+ ") must not be less than retry.backoff (" + backoff + ")", OptionDescriptor.RETRY_BACKOFF);
 			}
-			return new ContainerOptions(get(ContainerOption.ID), get(ContainerOption.TOPICS),
-					get(ContainerOption.GROUP), get(ContainerOption.MODE), get(ContainerOption.THREAD_SIZE),
-					get(ContainerOption.CONSUMER_BATCH_SIZE), get(ContainerOption.PULL_BATCH_SIZE),
-					get(ContainerOption.PULL_INTERVAL), get(ContainerOption.ORDERING),
-					get(ContainerOption.PULL_THRESHOLD_FOR_QUEUE), get(ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE),
-					get(ContainerOption.MAX_SPAN), get(ContainerOption.PULL_THRESHOLD_FOR_CONTAINER),
-					get(ContainerOption.PULL_THRESHOLD_SIZE_FOR_CONTAINER), get(ContainerOption.SUSPEND),
-					get(ContainerOption.COMMIT_INTERVAL),
-					get(ContainerOption.RETRY_MAX_ATTEMPTS), get(ContainerOption.RETRY_BACKOFF),
-					get(ContainerOption.RETRY_MULTIPLIER), get(ContainerOption.RETRY_MAX_BACKOFF),
-					get(ContainerOption.DEAD_LETTER_ENABLED), get(ContainerOption.SHUTDOWN_TIMEOUT),
-					get(ContainerOption.POLL_TIMEOUT), get(ContainerOption.TAGS), get(ContainerOption.DELAY),
-					get(ContainerOption.RETRY_BLOCKING_LIMIT), get(ContainerOption.RETRY_LEVELS));
+			return new ContainerOptions(get(OptionDescriptor.ID), get(OptionDescriptor.TOPICS),
+					get(OptionDescriptor.GROUP), get(OptionDescriptor.MODE), get(OptionDescriptor.THREAD_SIZE),
+					get(OptionDescriptor.CONSUMER_BATCH_SIZE), get(OptionDescriptor.PULL_BATCH_SIZE),
+					get(OptionDescriptor.PULL_INTERVAL), get(OptionDescriptor.ORDERING),
+					get(OptionDescriptor.PULL_THRESHOLD_FOR_QUEUE), get(OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_QUEUE),
+					get(OptionDescriptor.MAX_SPAN), get(OptionDescriptor.PULL_THRESHOLD_FOR_CONTAINER),
+					get(OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_CONTAINER), get(OptionDescriptor.SUSPEND),
+					get(OptionDescriptor.COMMIT_INTERVAL),
+					get(OptionDescriptor.RETRY_MAX_ATTEMPTS), get(OptionDescriptor.RETRY_BACKOFF),
+					get(OptionDescriptor.RETRY_MULTIPLIER), get(OptionDescriptor.RETRY_MAX_BACKOFF),
+					get(OptionDescriptor.DEAD_LETTER_ENABLED), get(OptionDescriptor.SHUTDOWN_TIMEOUT),
+					get(OptionDescriptor.POLL_TIMEOUT), get(OptionDescriptor.TAGS), get(OptionDescriptor.DELAY),
+					get(OptionDescriptor.RETRY_BLOCKING_LIMIT), get(OptionDescriptor.RETRY_LEVELS));
 		}
 
 	}

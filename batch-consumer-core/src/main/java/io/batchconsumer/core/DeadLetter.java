@@ -2,6 +2,8 @@ package io.batchconsumer.core;
 
 import java.util.Objects;
 
+import io.batchconsumer.core.spi.RetryQueue;
+
 /**
  * A message that failed every attempt, with why.
  *

@@ -4,6 +4,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
+import io.batchconsumer.core.spi.Transport;
+
 /**
  * Reads dead letters back and replays them: the dead letters of one consumer group's topics
  * (JDBC: rows of the dead-letter table; Kafka: records of {@code <topic>.DLQ}), oldest first, a page

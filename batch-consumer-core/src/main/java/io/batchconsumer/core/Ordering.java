@@ -1,5 +1,6 @@
 package io.batchconsumer.core;
 
+import io.batchconsumer.core.options.Enums;
 
 /**
  * Which order a container keeps between the messages of a partition.

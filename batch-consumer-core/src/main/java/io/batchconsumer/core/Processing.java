@@ -1,5 +1,7 @@
 package io.batchconsumer.core;
 
+import io.batchconsumer.core.options.Enums;
+
 /**
  * What a listener's database side effects are promised: {@code at-least-once} (the default) or
  * {@code exactly-once} (its writes and its messages' completion marks commit in one database

@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.core.spi.MessageSource;
+
 /**
  * The options a running container can change (runtime tuning, as PMQ's portal and Decaton's
  * property reload allow): {@code thread-size}, {@code consumer-batch-size}, {@code pull-batch-size}
@@ -20,11 +23,11 @@ import java.util.stream.Collectors;
 public final class Tuning {
 
 	/** The options that may be changed while running. */
-	public static final List<ContainerOption<?>> OPTIONS = List.of(ContainerOption.THREAD_SIZE,
-			ContainerOption.CONSUMER_BATCH_SIZE, ContainerOption.PULL_BATCH_SIZE,
-			ContainerOption.PULL_THRESHOLD_FOR_QUEUE, ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE,
-			ContainerOption.MAX_SPAN, ContainerOption.PULL_THRESHOLD_FOR_CONTAINER,
-			ContainerOption.PULL_THRESHOLD_SIZE_FOR_CONTAINER);
+	public static final List<OptionDescriptor<?>> OPTIONS = List.of(OptionDescriptor.THREAD_SIZE,
+			OptionDescriptor.CONSUMER_BATCH_SIZE, OptionDescriptor.PULL_BATCH_SIZE,
+			OptionDescriptor.PULL_THRESHOLD_FOR_QUEUE, OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_QUEUE,
+			OptionDescriptor.MAX_SPAN, OptionDescriptor.PULL_THRESHOLD_FOR_CONTAINER,
+			OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_CONTAINER);
 
 	private Tuning() {
 	}
@@ -46,22 +49,22 @@ public final class Tuning {
 		return builder.build();
 	}
 
-	private static ContainerOption<?> option(String key) {
-		for (ContainerOption<?> option : OPTIONS) {
+	private static OptionDescriptor<?> option(String key) {
+		for (OptionDescriptor<?> option : OPTIONS) {
 			if (option.key().equals(key)) {
 				return option;
 			}
 		}
 		throw new IllegalArgumentException("'" + key + "' cannot be changed while running; these can: "
-				+ OPTIONS.stream().map(ContainerOption::key).collect(Collectors.joining(", ")));
+				+ OPTIONS.stream().map(OptionDescriptor::key).collect(Collectors.joining(", ")));
 	}
 
-	private static <T> void set(ContainerOptions.Builder builder, ContainerOption<T> option, Object raw) {
+	private static <T> void set(ContainerOptions.Builder builder, OptionDescriptor<T> option, Object raw) {
 		builder.set(option, option.convert(wholeNumber(option, raw)));
 	}
 
 	/** A whole number as text or of another width becomes the option's type; anything else is left to convert. */
-	private static Object wholeNumber(ContainerOption<?> option, Object raw) {
+	private static Object wholeNumber(OptionDescriptor<?> option, Object raw) {
 		String text = (raw instanceof Number || raw instanceof String) ? raw.toString().trim() : null;
 		if (text == null || !text.matches("-?\\d{1,18}")) {
 			return raw;

@@ -1,5 +1,6 @@
 /**
- * The public API of batch-consumer: messages, results, the container, its options and
- * statistics, and the transport SPI.
+ * What an application touches: messages, listener results, the container and its options, the
+ * producer, dead letters and the statistics snapshots. A transport implements
+ * {@link io.batchconsumer.core.spi}; the engine is {@link io.batchconsumer.core.internal}.
  */
 package io.batchconsumer.core;

@@ -158,8 +158,9 @@ class BatchContainerFaultRandomizedTests {
 		private void startContainer() {
 			this.source = this.workload.newSource(this.options.pullBatchSize());
 			this.source.onRevoke(this::maybeSeekDuringTheDrain);
-			this.container = new BatchContainer(this.options, this.source, this::onSlice, this::sendDeadLetter,
-					this::observe);
+			this.container = BatchContainer.builder(this.options, this.source, this::onSlice, this::sendDeadLetter)
+					.observer(this::observe)
+					.build();
 			this.container.start();
 			waiting(Duration.ofSeconds(10)).until(() -> !this.source.assignment().isEmpty());
 		}

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.batchconsumer.core.spi.DeadLetterSink;
 import io.batchconsumer.core.testing.ContainerFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;

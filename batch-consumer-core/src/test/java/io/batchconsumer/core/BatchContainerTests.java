@@ -58,7 +58,7 @@ class BatchContainerTests {
 		assertThat(seen).hasSize(1500);
 		assertThat(seen.values()).allMatch((count) -> count.get() == 1);
 		assertThat(this.fixture.container().stop()).isTrue();
-		assertThat(this.fixture.container().stats().state()).isEqualTo(ContainerState.STOPPED);
+		assertThat(this.fixture.container().stats().state()).isEqualTo(LifecyclePhase.STOPPED);
 		assertThat(this.fixture.container().stats().messagesSucceeded()).isEqualTo(1500);
 	}
 
@@ -289,11 +289,11 @@ class BatchContainerTests {
 		});
 		container.pause().join();
 		int atPause = processed.get();
-		await().atMost(WAIT).until(() -> container.stats().state() == ContainerState.PAUSED
+		await().atMost(WAIT).until(() -> container.stats().state() == LifecyclePhase.PAUSED
 				&& container.stats().busyThreads() == 0);
 		int afterDrain = processed.get();
 		assertThat(afterDrain).isGreaterThanOrEqualTo(atPause);
-		assertThat(container.stats().partitions()).allMatch(PartitionStats::pausedByUser);
+		assertThat(container.stats().partitions()).allMatch(PartitionSnapshot::pausedByUser);
 		container.resume().join();
 		await().atMost(WAIT).until(this.fixture::isFullyCommitted);
 		assertThat(processed.get()).isEqualTo(400);
@@ -466,7 +466,7 @@ class BatchContainerTests {
 				});
 		assertThat(container.stop()).isTrue();
 		assertThat(source.isClosed()).as("the source is closed").isTrue();
-		assertThat(container.stats().state()).isEqualTo(ContainerState.STOPPED);
+		assertThat(container.stats().state()).isEqualTo(LifecyclePhase.STOPPED);
 		assertThat(container.stop()).as("a second stop").isTrue();
 		assertThatThrownBy(container::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("stopped");
 	}

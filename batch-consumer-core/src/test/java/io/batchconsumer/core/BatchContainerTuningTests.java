@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.batchconsumer.core.options.OptionDescriptor;
 import io.batchconsumer.core.testing.InMemoryBroker;
 import io.batchconsumer.core.testing.InMemorySource;
 import io.batchconsumer.core.testing.ProcessingGuarantee;
@@ -67,7 +68,7 @@ class BatchContainerTuningTests {
 		start();
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.deliveries.size() > PARTITIONS * PER_PARTITION / 4);
 		ContainerOptions tuned = this.container.tune(Map.of(key, first)).get(10, TimeUnit.SECONDS);
-		assertThat(ContainerOption.all().stream().filter((o) -> o.key().equals(key)).findFirst().orElseThrow()
+		assertThat(OptionDescriptor.all().stream().filter((o) -> o.key().equals(key)).findFirst().orElseThrow()
 			.read(tuned).toString()).isEqualTo(first);
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.deliveries.size() > PARTITIONS * PER_PARTITION / 2);
 		this.container.tune(Map.of(key, second)).get(10, TimeUnit.SECONDS);

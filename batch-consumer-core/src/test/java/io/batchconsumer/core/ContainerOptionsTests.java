@@ -13,6 +13,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.batchconsumer.core.options.OptionCatalog;
+import io.batchconsumer.core.options.OptionDescriptor;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -88,8 +91,8 @@ class ContainerOptionsTests {
 	@Test
 	void everyOptionOfTheTableStartsAtItsDefaultAndReadsBack() {
 		ContainerOptions options = ContainerOptions.builder("orders").topics("orders").build();
-		for (ContainerOption<?> option : ContainerOption.all()) {
-			if (option != ContainerOption.ID && option != ContainerOption.TOPICS) {
+		for (OptionDescriptor<?> option : OptionDescriptor.all()) {
+			if (option != OptionDescriptor.ID && option != OptionDescriptor.TOPICS) {
 				assertThat((Object) option.read(options)).as(option.key()).isEqualTo(option.defaultValue());
 			}
 		}
@@ -98,45 +101,45 @@ class ContainerOptionsTests {
 
 	@Test
 	void everyDescriptorIsInTheTable() throws IllegalAccessException {
-		List<ContainerOption<?>> declared = new ArrayList<>();
-		for (Field field : ContainerOption.class.getDeclaredFields()) {
+		List<OptionDescriptor<?>> declared = new ArrayList<>();
+		for (Field field : OptionDescriptor.class.getDeclaredFields()) {
 			if (Modifier.isStatic(field.getModifiers()) && Modifier.isPublic(field.getModifiers())
-					&& field.getType() == ContainerOption.class) {
-				declared.add((ContainerOption<?>) field.get(null));
+					&& field.getType() == OptionDescriptor.class) {
+				declared.add((OptionDescriptor<?>) field.get(null));
 			}
 		}
-		assertThat(ContainerOption.all()).as("ContainerOption.all() (add a new descriptor to it)")
+		assertThat(OptionDescriptor.all()).as("OptionDescriptor.all() (add a new descriptor to it)")
 			.containsExactlyInAnyOrderElementsOf(declared);
 	}
 
 	@Test
 	void theConfigurableOptionsAreThoseSomeLevelMaySetAndTheStartersTwoEachDescribed() {
 		List<String> keys = new ArrayList<>();
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
 			keys.add(option.key());
 			assertThat(option.description()).as(option.key() + ": its description (the IDE shows it)").isNotBlank();
 		}
 		assertThat(keys).doesNotContain("id", "poll-timeout")
 			.contains("thread-size", "topics", "tags", "retry.levels")
 			.endsWith("auto-startup", "processing")
-			.hasSize(ContainerOption.all().size()); // id and poll-timeout out, auto-startup and processing in
-		assertThat(ConfigurableOptions.find("flow-control.max-span")).isSameAs(ContainerOption.MAX_SPAN);
-		assertThat(ConfigurableOptions.find("processing")).isSameAs(ConfigurableOptions.PROCESSING);
-		assertThat(ConfigurableOptions.find("poll-timeout")).isNull();
+			.hasSize(OptionDescriptor.all().size()); // id and poll-timeout out, auto-startup and processing in
+		assertThat(OptionCatalog.find("flow-control.max-span")).isSameAs(OptionDescriptor.MAX_SPAN);
+		assertThat(OptionCatalog.find("processing")).isSameAs(OptionCatalog.PROCESSING);
+		assertThat(OptionCatalog.find("poll-timeout")).isNull();
 	}
 
 	@Test
 	void textFromAnAnnotationIsConvertedOrRejectedNamingTheOption() {
-		assertThat(ContainerOption.THREAD_SIZE.convert(" 4 ")).isEqualTo(4);
-		assertThat(ContainerOption.ORDERING.convert("partition")).isEqualTo(Ordering.PARTITION);
-		assertThat(ContainerOption.DEAD_LETTER_ENABLED.convert("FALSE")).isFalse();
-		assertThat(ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE.convert(5)).isEqualTo(5L);
-		assertThatExceptionOfType(InvalidOptionException.class).isThrownBy(() -> ContainerOption.THREAD_SIZE.convert("many"))
+		assertThat(OptionDescriptor.THREAD_SIZE.convert(" 4 ")).isEqualTo(4);
+		assertThat(OptionDescriptor.ORDERING.convert("partition")).isEqualTo(Ordering.PARTITION);
+		assertThat(OptionDescriptor.DEAD_LETTER_ENABLED.convert("FALSE")).isFalse();
+		assertThat(OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_QUEUE.convert(5)).isEqualTo(5L);
+		assertThatExceptionOfType(InvalidOptionException.class).isThrownBy(() -> OptionDescriptor.THREAD_SIZE.convert("many"))
 			.withMessage("thread-size must be a whole number but was 'many'");
-		assertThatExceptionOfType(InvalidOptionException.class).isThrownBy(() -> ContainerOption.MODE.convert("all"))
+		assertThatExceptionOfType(InvalidOptionException.class).isThrownBy(() -> OptionDescriptor.MODE.convert("all"))
 			.satisfies((ex) -> assertThat(ex.option()).isEqualTo("mode"))
 			.withMessage("mode must be one of clustering, broadcast but was 'all'");
-		assertThat(ContainerOption.CONSUMER_BATCH_SIZE.attributeName()).isEqualTo("consumerBatchSize");
+		assertThat(OptionDescriptor.CONSUMER_BATCH_SIZE.attributeName()).isEqualTo("consumerBatchSize");
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -5,6 +5,8 @@ import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
+import io.batchconsumer.core.spi.Payloads;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 

@@ -121,7 +121,7 @@ class SliceGrowthTests {
 		return this.fixture.container().stats().partitions().stream()
 			.flatMap((partition) -> partition.batches().stream())
 			.flatMap((batch) -> batch.slices().stream())
-			.mapToInt(BatchStats.SliceStats::messages)
+			.mapToInt(BatchSnapshot.SliceStats::messages)
 			.max()
 			.orElse(0);
 	}

@@ -7,14 +7,14 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.batchconsumer.core.BatchStats.SliceState;
+import io.batchconsumer.core.BatchSnapshot.SliceState;
 import io.batchconsumer.core.testing.ContainerFixture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What the published {@link PartitionStats} tell of open batches and flow control: the batch that
+ * What the published {@link PartitionSnapshot} tell of open batches and flow control: the batch that
  * holds the watermark, the state of each of its slices, and why fetching stopped.
  */
 class SnapshotDetailsTests {
@@ -44,13 +44,13 @@ class SnapshotDetailsTests {
 				return BatchResult.success();
 			});
 		await().atMost(WAIT).untilAsserted(() -> {
-			PartitionStats stats = this.fixture.stats(0);
+			PartitionSnapshot stats = this.fixture.stats(0);
 			assertThat(stats).isNotNull();
 			assertThat(stats.batches()).isNotEmpty();
-			BatchStats holder = stats.batches().get(0);
+			BatchSnapshot holder = stats.batches().get(0);
 			assertThat(holder.firstOffset()).isLessThanOrEqualTo(7);
 			assertThat(holder.lastOffset()).isGreaterThanOrEqualTo(7);
-			assertThat(holder.slices()).extracting(BatchStats.SliceStats::state).contains(SliceState.IN_FLIGHT);
+			assertThat(holder.slices()).extracting(BatchSnapshot.SliceStats::state).contains(SliceState.IN_FLIGHT);
 			assertThat(holder.slices()).filteredOn((s) -> s.state() == SliceState.IN_FLIGHT).hasSize(1);
 			assertThat(holder.slices()).filteredOn((s) -> s.state() == SliceState.DONE).hasSize(holder.slices().size() - 1);
 			assertThat(stats.openBatches()).isGreaterThan(1);
@@ -78,14 +78,14 @@ class SnapshotDetailsTests {
 			});
 		await().atMost(WAIT).untilAsserted(() -> {
 			assertThat(this.fixture.stats(0)).isNotNull();
-			List<BatchStats> batches = this.fixture.stats(0).batches();
+			List<BatchSnapshot> batches = this.fixture.stats(0).batches();
 			assertThat(batches).isNotEmpty();
 			assertThat(batches.get(0).slices()).anySatisfy((slice) -> {
 				assertThat(slice.state()).isEqualTo(SliceState.RETRYING);
 				assertThat(slice.attempts()).isEqualTo(1);
 			});
-			assertThat(batches).flatExtracting(BatchStats::slices)
-				.extracting(BatchStats.SliceStats::state)
+			assertThat(batches).flatExtracting(BatchSnapshot::slices)
+				.extracting(BatchSnapshot.SliceStats::state)
 				.contains(SliceState.WAITING_FOR_KEY);
 		});
 	}

@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -29,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the starter rejects the value, in the binding failure (what Spring Boot's failure analysis
  * prints as {@code Property: ...}) when the value cannot even be converted to its type.
  */
+@Tag("integration")
 class BadConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -15,11 +15,11 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
-
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,9 +28,9 @@ import org.springframework.jdbc.core.RowCallbackHandler;
 
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.core.jdbc.JdbcSettings;
-import io.batchconsumer.core.jdbc.JdbcTransport;
-import io.batchconsumer.core.jdbc.SchemaInitialization;
+import io.batchconsumer.jdbc.JdbcSettings;
+import io.batchconsumer.jdbc.JdbcTransport;
+import io.batchconsumer.jdbc.SchemaInitialization;
 import io.batchconsumer.reliability.crash.CrashLoopApplication;
 import io.batchconsumer.testsupport.ChildJvm;
 import io.batchconsumer.testsupport.ChildProcess;
@@ -57,6 +57,7 @@ import static org.awaitility.Awaitility.await;
  * <p>Default run: 20,000 messages, 6 kills per database. Soak run
  * ({@code -Dbatch-consumer.soak=true}): 200,000 messages, 40 kills.
  */
+@Tag("integration")
 class CrashLoopTests {
 
 	private static final int QUEUES = 4;

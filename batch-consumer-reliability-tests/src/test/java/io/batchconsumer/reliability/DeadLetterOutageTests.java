@@ -9,8 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -43,6 +43,7 @@ import static org.awaitility.Awaitility.await;
 		"batch-consumer.retry.backoff=1ms", "batch-consumer.retry.max-backoff=200ms",
 		"batch-consumer.commit.interval=50ms", "batch-consumer.ordering=unordered" })
 @DirtiesContext
+@Tag("integration")
 class DeadLetterOutageTests {
 
 	private static final String TOPIC = "transfers";

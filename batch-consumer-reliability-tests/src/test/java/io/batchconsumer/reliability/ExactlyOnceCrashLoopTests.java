@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Random;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -40,6 +41,7 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>Soak run ({@code -Dbatch-consumer.soak=true}): 20,000 messages, 60 kills.
  */
+@Tag("integration")
 class ExactlyOnceCrashLoopTests {
 
 	@TempDir

@@ -16,6 +16,7 @@ import java.util.Set;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.batchconsumer.core.DeadLetterPage;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.exactlyonce.CompletionTable;
-import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.kafka.KafkaTransport;
 import io.batchconsumer.reliability.CrashLoopTests.Database;
 import io.batchconsumer.reliability.CrashLoopTests.Store;
 import io.batchconsumer.reliability.crash.CrashLoopApplication;
@@ -47,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>Soak run ({@code -Dbatch-consumer.soak=true}): 20,000 messages, 60 kills.
  */
+@Tag("integration")
 class ExactlyOnceKafkaCrashLoopTests {
 
 	private static final int PARTITIONS = 4;

@@ -8,16 +8,16 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Import;
@@ -28,7 +28,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.ContainerState;
+import io.batchconsumer.core.LifecyclePhase;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -53,6 +53,7 @@ import static org.awaitility.Awaitility.await;
 @AutoConfigureRestTestClient
 @ExtendWith(OutputCaptureExtension.class)
 @DirtiesContext
+@Tag("integration")
 class ExposureTests {
 
 	private static final String MARKER = "PAYLOAD-MARKER-" + UUID.randomUUID();
@@ -85,7 +86,7 @@ class ExposureTests {
 				.isNotFound();
 		}
 		this.http.get().uri("/actuator/batchconsumer").exchange().expectStatus().isNotFound();
-		assertThat(this.registry.getContainer("events").stats().state()).isEqualTo(ContainerState.RUNNING);
+		assertThat(this.registry.getContainer("events").stats().state()).isEqualTo(LifecyclePhase.RUNNING);
 	}
 
 	@Test

@@ -8,15 +8,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
@@ -27,7 +27,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.ContainerState;
+import io.batchconsumer.core.LifecyclePhase;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
@@ -58,6 +58,7 @@ import static org.awaitility.Awaitility.await;
 				"batch-consumer.shutdown-timeout=5s", "management.endpoint.health.show-details=always" })
 @AutoConfigureRestTestClient
 @DirtiesContext
+@Tag("integration")
 class KafkaBrokerOutageTests {
 
 	private static final String TOPIC = "kafka-outage";
@@ -120,7 +121,7 @@ class KafkaBrokerOutageTests {
 			if (!left.isNegative()) {
 				await().during(left).atMost(left.plusSeconds(5)).untilAsserted(() -> {
 					assertThat(container.isRunning()).isTrue();
-					assertThat(container.stats().state()).isNotEqualTo(ContainerState.FAILED);
+					assertThat(container.stats().state()).isNotEqualTo(LifecyclePhase.FAILED);
 				});
 			}
 			broker.start();

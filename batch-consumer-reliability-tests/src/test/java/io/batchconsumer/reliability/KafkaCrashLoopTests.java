@@ -9,18 +9,19 @@ import java.util.Random;
 import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.kafka.KafkaTransport;
 import io.batchconsumer.reliability.CrashLoopTests.Crash;
 import io.batchconsumer.reliability.CrashLoopTests.Database;
 import io.batchconsumer.reliability.CrashLoopTests.Store;
 import io.batchconsumer.reliability.crash.CrashLoopApplication;
-import io.batchconsumer.testsupport.SharedKafka;
 import io.batchconsumer.testsupport.ChildProcess;
+import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -61,6 +62,7 @@ import static org.awaitility.Awaitility.await;
  * <p>Default run: 20,000 messages, 5 kills. Soak run ({@code -Dbatch-consumer.soak=true}):
  * 200,000 messages, 40 kills.
  */
+@Tag("integration")
 class KafkaCrashLoopTests {
 
 	private static final int PARTITIONS = 4;

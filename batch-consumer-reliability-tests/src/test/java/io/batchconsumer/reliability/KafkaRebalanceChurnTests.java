@@ -14,6 +14,7 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerInterceptor;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchContainer;
@@ -22,7 +23,7 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SliceListener;
-import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.kafka.KafkaTransport;
 import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,6 +49,7 @@ import static org.awaitility.Awaitility.await;
  * container so that the churn meets work in flight; 100,000 takes too long next to the rest of the
  * suite on two cores); soak run ({@code -Dbatch-consumer.soak=true}): 300,000.
  */
+@Tag("integration")
 class KafkaRebalanceChurnTests {
 
 	private static final String TOPIC = "churn";

@@ -13,9 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -24,12 +23,13 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.test.annotation.DirtiesContext;
+import tools.jackson.databind.json.JsonMapper;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -53,6 +53,7 @@ import static org.awaitility.Awaitility.await;
 		"batch-consumer.commit.interval=100ms", "batch-consumer.thread-size=4",
 		"batch-consumer.flow-control.pull-threshold-size-for-queue=64KB" })
 @DirtiesContext
+@Tag("integration")
 class PoisonAndBadDataTests {
 
 	private static final String TOPIC = "payments";
@@ -109,7 +110,7 @@ class PoisonAndBadDataTests {
 			.allSatisfy((partition) -> assertThat(partition.backlog()).as("backlog of %s", partition.partition()).isZero())
 			.allSatisfy((partition) -> assertThat(partition.pausedByFlowControl()).isFalse()));
 		assertThat(container.stats().messagesDeadLettered()).isEqualTo(failing.size() + MALFORMED.size());
-		assertThat(container.stats().partitions()).extracting(PartitionStats::committedOffset)
+		assertThat(container.stats().partitions()).extracting(PartitionSnapshot::committedOffset)
 			.allSatisfy((offset) -> assertThat(offset).isPositive());
 	}
 

@@ -7,14 +7,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -25,7 +25,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.ContainerState;
+import io.batchconsumer.core.LifecyclePhase;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -50,6 +50,7 @@ import static org.awaitility.Awaitility.await;
 				"batch-consumer.commit.interval=100ms", "management.endpoint.health.show-details=always" })
 @AutoConfigureRestTestClient
 @DirtiesContext
+@Tag("integration")
 class PostgresOutageTests {
 
 	private static final String TOPIC = "outage";
@@ -104,7 +105,7 @@ class PostgresOutageTests {
 			if (!left.isNegative()) {
 				await().during(left).atMost(left.plusSeconds(5)).untilAsserted(() -> {
 					assertThat(container.isRunning()).isTrue();
-					assertThat(container.stats().state()).isNotEqualTo(ContainerState.FAILED);
+					assertThat(container.stats().state()).isNotEqualTo(LifecyclePhase.FAILED);
 				});
 			}
 			postgres.start();

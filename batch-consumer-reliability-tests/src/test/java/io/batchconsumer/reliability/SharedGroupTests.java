@@ -6,8 +6,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -32,6 +32,7 @@ import static org.awaitility.Awaitility.await;
 @H2FileDatabase
 @SpringBootTest(properties = "spring.application.name=shared-group")
 @DirtiesContext
+@Tag("integration")
 class SharedGroupTests {
 
 	@Autowired

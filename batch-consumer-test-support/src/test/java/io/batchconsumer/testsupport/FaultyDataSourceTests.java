@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The fault-injecting data source over a real H2 file database.
  */
+@Tag("integration")
 class FaultyDataSourceTests {
 
 	@TempDir

@@ -1,7 +1,7 @@
 package io.batchconsumer.benchmarks;
 
-import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.options.OptionDescriptor;
 
 /**
  * Experiment overrides of container options: a system property {@code bench.option.<key>} sets an
@@ -22,10 +22,10 @@ public final class BenchOptions {
 	 */
 	@SuppressWarnings("unchecked")
 	public static ContainerOptions overridden(ContainerOptions.Builder builder) {
-		for (ContainerOption<?> option : ContainerOption.all()) {
+		for (OptionDescriptor<?> option : OptionDescriptor.all()) {
 			Integer value = Integer.getInteger("bench.option." + option.key());
 			if (value != null && option.type() == Integer.class) {
-				builder.set((ContainerOption<Integer>) option, value);
+				builder.set((OptionDescriptor<Integer>) option, value);
 			}
 		}
 		return builder.build();

@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.ContainerSnapshot;
 import io.batchconsumer.sample.OrderPublisher.PublishResult;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
@@ -82,7 +82,7 @@ public class OrderController {
 	public OrderStats stats() {
 		Map<String, ListenerStats> listeners = new LinkedHashMap<>();
 		for (BatchContainer container : this.registry.getContainers()) {
-			ContainerStats stats = container.stats();
+			ContainerSnapshot stats = container.stats();
 			listeners.put(stats.id(), new ListenerStats(stats.state().name(), stats.backlog(), stats.commitLag(),
 					stats.messagesSucceeded(), stats.messagesDeadLettered()));
 		}

@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.PartitionSnapshot;
 
 /**
  * Turns successive container snapshots into one progress line: per listener, the messages
@@ -38,12 +38,12 @@ final class ProgressLine {
 	 * @param nowMillis the current time, in milliseconds
 	 * @return the line or {@code null}
 	 */
-	String next(List<ContainerStats> containers, long nowMillis) {
+	String next(List<ContainerSnapshot> containers, long nowMillis) {
 		double seconds = Math.max(1, nowMillis - this.lastMillis) / 1000.0;
 		this.lastMillis = nowMillis;
 		StringJoiner line = new StringJoiner(" | ");
 		boolean outstanding = false;
-		for (ContainerStats stats : containers) {
+		for (ContainerSnapshot stats : containers) {
 			long finished = stats.messagesSucceeded() + stats.messagesDeadLettered() + stats.messagesSkipped();
 			Long previous = this.lastFinished.put(stats.id(), finished);
 			long delta = (previous == null || previous > finished) ? finished : finished - previous;
@@ -56,9 +56,9 @@ final class ProgressLine {
 	}
 
 	/** Messages stored in the assigned partitions and not fetched yet, where the transport knows the end. */
-	private static long notFetched(ContainerStats stats) {
+	private static long notFetched(ContainerSnapshot stats) {
 		long waiting = 0;
-		for (PartitionStats partition : stats.partitions()) {
+		for (PartitionSnapshot partition : stats.partitions()) {
 			long position = (partition.fetchedOffset() >= 0) ? partition.fetchedOffset() : partition.committedOffset();
 			if (partition.endOffset() >= 0 && position >= 0) {
 				waiting += Math.max(0, partition.endOffset() - position);

@@ -5,12 +5,11 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.ContainerSnapshot;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**
@@ -48,7 +47,7 @@ public class ProgressReporter {
 	/** Logs the progress line when something is outstanding or moved since the last one. */
 	@Scheduled(fixedDelayString = "${sample.progress-interval:5s}", initialDelayString = "${sample.progress-interval:5s}")
 	public void report() {
-		List<ContainerStats> stats = this.registry.getContainers().stream().map(BatchContainer::stats).toList();
+		List<ContainerSnapshot> stats = this.registry.getContainers().stream().map(BatchContainer::stats).toList();
 		String line = this.progressLine.next(stats, this.clock.millis());
 		if (line != null) {
 			logger.info("Progress: {}", line);

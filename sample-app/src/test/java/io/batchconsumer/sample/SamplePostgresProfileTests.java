@@ -5,17 +5,16 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
 import javax.sql.DataSource;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.jdbc.DataSourceBuilder;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -37,6 +36,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "batch-consumer.commit.interval=100ms", "sample.slow-share=0" })
 @ActiveProfiles("postgres")
 @AutoConfigureRestTestClient
+@Tag("integration")
 class SamplePostgresProfileTests {
 
 	@Autowired

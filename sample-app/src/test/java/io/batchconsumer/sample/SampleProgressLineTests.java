@@ -4,9 +4,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.batchconsumer.core.ContainerState;
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.LifecyclePhase;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.core.TopicPartition;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,13 +50,13 @@ class SampleProgressLineTests {
 		assertThat(line).startsWith("orders: 200 done (200/s)");
 	}
 
-	private static ContainerStats stats(String id, long succeeded, long deadLettered, PartitionStats... partitions) {
-		return new ContainerStats(id, ContainerState.RUNNING, List.of(partitions), 10, 0, 0, 0, 0, succeeded, 0,
+	private static ContainerSnapshot stats(String id, long succeeded, long deadLettered, PartitionSnapshot... partitions) {
+		return new ContainerSnapshot(id, LifecyclePhase.RUNNING, List.of(partitions), 10, 0, 0, 0, 0, succeeded, 0,
 				deadLettered, 0, 0, 0, 0, null, 0);
 	}
 
-	private static PartitionStats partition(long fetched, long committed, long end, long backlog) {
-		return new PartitionStats(new TopicPartition("orders", 0), 1, fetched, committed, 0, backlog, backlog * 100,
+	private static PartitionSnapshot partition(long fetched, long committed, long end, long backlog) {
+		return new PartitionSnapshot(new TopicPartition("orders", 0), 1, fetched, committed, 0, backlog, backlog * 100,
 				1, 0, false, false, end);
 	}
 

@@ -2,20 +2,20 @@ package io.batchconsumer.sample;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.batchconsumer.core.Transport;
-import io.batchconsumer.core.rocketmq.RocketMqTransport;
+import io.batchconsumer.core.spi.Transport;
+import io.batchconsumer.rocketmq.RocketMqTransport;
 import io.batchconsumer.sample.OrderPublisher.PublishResult;
 import io.batchconsumer.testsupport.H2FileDatabase;
 import io.batchconsumer.testsupport.SharedRocketMq;
@@ -37,6 +37,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "batch-consumer.commit.interval=100ms", "sample.slow-share=0" })
 @ActiveProfiles("rocketmq")
 @AutoConfigureRestTestClient
+@Tag("integration")
 class SampleRocketMqProfileTests {
 
 	@Autowired

@@ -6,8 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.DeadLetter;
-import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.spi.DeadLetterSink;
 
 /**
  * Marks a dead-lettered message complete. With a {@link TransactionalDeadLetterSink} (JDBC) the

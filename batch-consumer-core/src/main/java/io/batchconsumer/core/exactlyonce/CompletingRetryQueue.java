@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.batchconsumer.core.Message;
-import io.batchconsumer.core.RetryQueue;
+import io.batchconsumer.core.spi.RetryQueue;
 
 /**
  * Hands messages to the retry queue and marks the originals complete in one transaction, so that

@@ -11,9 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.Message;
-import io.batchconsumer.core.MessageSource;
-import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RebalanceListener;
 
 /**
  * A source that keeps the completion marks in step with the assignment: a partition's marks at or

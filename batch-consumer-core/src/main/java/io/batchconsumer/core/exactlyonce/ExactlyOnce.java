@@ -5,17 +5,16 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import javax.sql.DataSource;
 
-import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.InvalidOptionException;
-import io.batchconsumer.core.MessageSource;
-import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.core.spi.DeadLetterSink;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RetryQueue;
 
 /**
  * Exactly-once processing for one container: wraps its {@link #listener listener},
@@ -135,13 +134,13 @@ public final class ExactlyOnce {
 		if (queue instanceof TransactionalRetryQueue transactional) {
 			return new CompletingRetryQueue(this, transactional);
 		}
-		throw ContainerOption.RETRY_BLOCKING_LIMIT.invalid("(" + this.retryBlockingLimit
+		throw OptionDescriptor.RETRY_BLOCKING_LIMIT.invalid("(" + this.retryBlockingLimit
 				+ ") is below a back-off of retry.backoff/retry.levels, so failed messages would go to the retry queue (topic " + queue.topic() + "), which processing=exactly-once "
 				+ "cannot do on this transport: the retry copy and the original's completion mark cannot commit in one "
 				+ "transaction, and a kill between the two would process the message twice. Raise "
 				+ "retry.blocking-limit above the longest back-off (retries then wait on their worker), or use the JDBC "
-				+ "transport", ContainerOption.RETRY_BACKOFF, ContainerOption.RETRY_LEVELS,
-				ContainerOption.RETRY_BLOCKING_LIMIT);
+				+ "transport", OptionDescriptor.RETRY_BACKOFF, OptionDescriptor.RETRY_LEVELS,
+				OptionDescriptor.RETRY_BLOCKING_LIMIT);
 	}
 
 	/**

@@ -6,11 +6,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-
 import javax.sql.DataSource;
 
-import io.batchconsumer.core.SourceUnavailableException;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.SourceUnavailableException;
 
 /**
  * The claims of one container's partitions in the completion table, and the marks each claim
@@ -85,7 +84,7 @@ final class PartitionClaims {
 	 * @param partition the partition
 	 * @param epoch the engine's epoch the delivery belongs to
 	 * @throws MarkConflictException when the epoch ended
-	 * @throws io.batchconsumer.core.SourceUnavailableException when the marks cannot be read
+	 * @throws io.batchconsumer.core.spi.SourceUnavailableException when the marks cannot be read
 	 */
 	CompletionMarks marksFor(TopicPartition partition, long epoch) {
 		CompletionMarks known = this.marks.get(partition);

@@ -3,7 +3,7 @@ package io.batchconsumer.core.exactlyonce;
 import java.sql.Connection;
 
 import io.batchconsumer.core.DeadLetter;
-import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.spi.DeadLetterSink;
 
 /**
  * A dead-letter sink that can write inside a transaction it is given: the JDBC transport's, whose

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.batchconsumer.core.Message;
-import io.batchconsumer.core.RetryQueue;
+import io.batchconsumer.core.spi.RetryQueue;
 
 /**
  * A retry queue that can store inside a transaction it is given: the JDBC transport's, whose

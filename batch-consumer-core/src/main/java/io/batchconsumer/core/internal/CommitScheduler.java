@@ -8,8 +8,8 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.MessageSource;
 
 /**
  * Decides when to commit and what, commits, and takes the outcome. Every commit of the engine goes
@@ -55,7 +55,7 @@ final class CommitScheduler {
 
 	private final MessageSource source;
 
-	private final ContainerStatus status;
+	private final PublishedState status;
 
 	private final Counters counters;
 
@@ -64,7 +64,7 @@ final class CommitScheduler {
 	/** Whether an asynchronous commit awaits its callback. */
 	private boolean inFlight;
 
-	CommitScheduler(Duration interval, MessageSource source, ContainerStatus status, long nowNanos) {
+	CommitScheduler(Duration interval, MessageSource source, PublishedState status, long nowNanos) {
 		this.intervalNanos = interval.toNanos();
 		this.idleLingerNanos = idleLinger(this.intervalNanos);
 		this.source = source;

@@ -2,8 +2,8 @@ package io.batchconsumer.core.internal;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -17,16 +17,16 @@ import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.ContainerState;
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.LifecyclePhase;
 import io.batchconsumer.core.MessageFilter;
-import io.batchconsumer.core.MessageSource;
-import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.Tuning;
 import io.batchconsumer.core.WorkerThreads;
+import io.batchconsumer.core.spi.DeadLetterSink;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RetryQueue;
 
 /**
  * Wires one container: the owner thread running the {@link PollLoop}, and the worker pool.
@@ -45,7 +45,7 @@ public final class ContainerEngine {
 	/** The options now: {@link #options} with the runtime changes; written by the owner thread. */
 	private volatile ContainerOptions current;
 
-	private final ContainerStatus status;
+	private final PublishedState status;
 
 	private final PollLoop loop;
 
@@ -113,7 +113,7 @@ public final class ContainerEngine {
 		this.options = options;
 		this.current = options;
 		this.source = source;
-		this.status = new ContainerStatus(options.id(), options.threadSize(), Ticker.SYSTEM);
+		this.status = new PublishedState(options.id(), options.threadSize(), Ticker.SYSTEM);
 		ThreadFactory workerThreads = (threads == WorkerThreads.VIRTUAL)
 				? threads.factory("batch-consumer-" + options.id() + "-worker-")
 				: named("batch-consumer-" + options.id() + "-worker-");
@@ -228,7 +228,7 @@ public final class ContainerEngine {
 		catch (RuntimeException ex) {
 			logger.warn("Container '{}' could not close its source: {}", this.options.id(), ex.toString());
 		}
-		this.status.state(ContainerState.STOPPED);
+		this.status.state(LifecyclePhase.STOPPED);
 	}
 
 	/**
@@ -260,7 +260,7 @@ public final class ContainerEngine {
 		return command((commands) -> commands.seek(partition, offset));
 	}
 
-	public ContainerStats stats() {
+	public ContainerSnapshot stats() {
 		return this.status.stats();
 	}
 

@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.MessageSource;
 
 /**
  * RocketMQ-style flow control per partition: stop fetching while the backlog (fetched, not

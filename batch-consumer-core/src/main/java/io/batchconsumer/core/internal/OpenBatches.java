@@ -4,8 +4,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.batchconsumer.core.BatchStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.BatchSnapshot;
+import io.batchconsumer.core.PartitionSnapshot;
 
 /**
  * The slices of every open thread batch of one partition epoch, oldest first, for the published
@@ -39,21 +39,21 @@ final class OpenBatches {
 	}
 
 	/**
-	 * The oldest open batches, at most {@link PartitionStats#MAX_BATCHES}, with the state of each slice.
+	 * The oldest open batches, at most {@link PartitionSnapshot#MAX_BATCHES}, with the state of each slice.
 	 * @param nowNanos the time their ages are measured at (the container's ticker)
 	 * @return the snapshots, oldest first
 	 */
-	List<BatchStats> stats(long nowNanos) {
-		List<BatchStats> stats = new ArrayList<>(Math.min(this.batches.size(), PartitionStats.MAX_BATCHES));
+	List<BatchSnapshot> stats(long nowNanos) {
+		List<BatchSnapshot> stats = new ArrayList<>(Math.min(this.batches.size(), PartitionSnapshot.MAX_BATCHES));
 		for (OpenBatch batch : this.batches) {
-			if (stats.size() == PartitionStats.MAX_BATCHES) {
+			if (stats.size() == PartitionSnapshot.MAX_BATCHES) {
 				break;
 			}
-			List<BatchStats.SliceStats> slices = new ArrayList<>(batch.slices().length);
+			List<BatchSnapshot.SliceStats> slices = new ArrayList<>(batch.slices().length);
 			for (Slice slice : batch.slices()) {
-				slices.add(new BatchStats.SliceStats(slice.state, slice.messages.size(), slice.attempts));
+				slices.add(new BatchSnapshot.SliceStats(slice.state, slice.messages.size(), slice.attempts));
 			}
-			stats.add(new BatchStats(batch.id(), batch.firstOffset(), batch.lastOffset(),
+			stats.add(new BatchSnapshot(batch.id(), batch.firstOffset(), batch.lastOffset(),
 					(nowNanos - batch.openedNanos()) / 1_000_000, slices));
 		}
 		return stats;
@@ -64,7 +64,7 @@ final class OpenBatches {
 
 		boolean isDone() {
 			for (Slice slice : this.slices) {
-				if (slice.state != BatchStats.SliceState.DONE) {
+				if (slice.state != BatchSnapshot.SliceState.DONE) {
 					return false;
 				}
 			}

@@ -8,10 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.ContainerState;
-import io.batchconsumer.core.MessageSource;
-import io.batchconsumer.core.RebalanceListener;
+import io.batchconsumer.core.LifecyclePhase;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RebalanceListener;
 
 /**
  * What changes the owner's partitions from outside its loop: the source's rebalance callbacks
@@ -28,7 +28,7 @@ final class OwnerCommands implements RebalanceListener {
 
 	private final MessageSource source;
 
-	private final ContainerStatus status;
+	private final PublishedState status;
 
 	private final Partitions partitions;
 
@@ -41,7 +41,7 @@ final class OwnerCommands implements RebalanceListener {
 
 	private boolean paused;
 
-	OwnerCommands(ContainerOptions options, MessageSource source, ContainerStatus status, Partitions partitions,
+	OwnerCommands(ContainerOptions options, MessageSource source, PublishedState status, Partitions partitions,
 			CommitScheduler commits, FinalDrain drain, Consumer<List<PartitionState>> withdrawQueued) {
 		this.withdrawQueued = withdrawQueued;
 		this.options = options;
@@ -88,7 +88,7 @@ final class OwnerCommands implements RebalanceListener {
 			this.withdrawQueued.accept(this.partitions.all());
 		}
 		this.paused = pause;
-		this.status.state(pause ? ContainerState.PAUSED : ContainerState.RUNNING);
+		this.status.state(pause ? LifecyclePhase.PAUSED : LifecyclePhase.RUNNING);
 	}
 
 	/**

@@ -3,12 +3,10 @@ package io.batchconsumer.core.internal;
 import java.util.List;
 import java.util.function.Predicate;
 
-import io.batchconsumer.core.BatchStats;
+import io.batchconsumer.core.BatchSnapshot;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.TopicPartition;
-import io.batchconsumer.core.batch.BatchLedger;
-import io.batchconsumer.core.batch.KeyGate;
 
 /**
  * Everything the engine knows of one assigned partition for one epoch: its buffer (the
@@ -22,7 +20,7 @@ import io.batchconsumer.core.batch.KeyGate;
  * <p>Threading: owned by the owner thread, which calls every verb. The one exception is
  * {@link #isCancelled()}, read by workers so they stop retrying work whose completion would be
  * ignored: {@code cancelled} is volatile. Other threads see a partition through
- * {@link io.batchconsumer.core.PartitionStats} snapshots.
+ * {@link io.batchconsumer.core.PartitionSnapshot} snapshots.
  */
 final class PartitionState {
 
@@ -142,7 +140,7 @@ final class PartitionState {
 	/**
 	 * Whether the slice may run now; otherwise the key gate holds it until its keys are free, or, for
 	 * a run of consecutive messages, until every older slice of the partition left (see
-	 * {@link io.batchconsumer.core.batch.KeyGate#enterBehindAll}).
+	 * {@link io.batchconsumer.core.internal.KeyGate#enterBehindAll}).
 	 * @param slice the slice
 	 * @param run whether it is a run that waits behind every older slice instead of naming its keys
 	 * @return {@code true} when it may run now
@@ -175,7 +173,7 @@ final class PartitionState {
 	List<Slice> finishSlice(Slice slice) {
 		this.backlog -= slice.messages.size();
 		this.backlogBytes -= slice.bytes;
-		slice.state = BatchStats.SliceState.DONE;
+		slice.state = BatchSnapshot.SliceState.DONE;
 		complete(slice.batchId, slice.index);
 		return (this.keyGate != null) ? this.keyGate.leave(slice) : List.of();
 	}
@@ -201,7 +199,7 @@ final class PartitionState {
 	}
 
 	/** The oldest open batches with the state of each slice, aged at {@code nowNanos}. */
-	List<BatchStats> batchStats(long nowNanos) {
+	List<BatchSnapshot> batchStats(long nowNanos) {
 		return this.openSlices.stats(nowNanos);
 	}
 

@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.ContainerState;
+import io.batchconsumer.core.LifecyclePhase;
 import io.batchconsumer.core.Message;
-import io.batchconsumer.core.MessageSource;
+import io.batchconsumer.core.spi.MessageSource;
 
 /**
  * The owner thread's loop: the only code that touches the {@link MessageSource}, the ledgers and
@@ -41,7 +41,7 @@ final class PollLoop implements Runnable {
 
 	private final ExecutorService workers;
 
-	private final ContainerStatus status;
+	private final PublishedState status;
 
 	private final Partitions partitions;
 
@@ -74,7 +74,7 @@ final class PollLoop implements Runnable {
 	private boolean subscribed;
 
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
-			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate) {
+			PublishedState status, Ticker ticker, MessageSelector selector, DueGate dueGate) {
 		this(options, source, runner, workers, status, ticker, selector, dueGate, Parking.SYSTEM);
 	}
 
@@ -83,7 +83,7 @@ final class PollLoop implements Runnable {
 	 * simulation makes them virtual).
 	 */
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
-			ContainerStatus status, Ticker ticker, MessageSelector selector, DueGate dueGate, Parking parking) {
+			PublishedState status, Ticker ticker, MessageSelector selector, DueGate dueGate, Parking parking) {
 		this.mailbox = new Mailbox(ticker, parking);
 		this.ticker = ticker;
 		this.options = options;
@@ -107,7 +107,7 @@ final class PollLoop implements Runnable {
 	@Override
 	public void run() {
 		try {
-			this.status.state(ContainerState.RUNNING);
+			this.status.state(LifecyclePhase.RUNNING);
 			this.dispatcher.ownerStarts(this.ticker.threadCpuNanos(), this.ticker.nanoTime());
 			while (this.running) {
 				runOnce();
@@ -115,11 +115,11 @@ final class PollLoop implements Runnable {
 			if (!this.aborted) {
 				shutdown();
 			}
-			this.status.state(ContainerState.STOPPED);
+			this.status.state(LifecyclePhase.STOPPED);
 		}
 		catch (Throwable ex) {
 			logger.error("Container '{}' failed; it consumes no more until restarted", this.options.id(), ex);
-			this.status.state(ContainerState.FAILED);
+			this.status.state(LifecyclePhase.FAILED);
 		}
 		finally {
 			this.runner.halt();
@@ -280,7 +280,7 @@ final class PollLoop implements Runnable {
 	}
 
 	private void shutdown() {
-		this.status.state(ContainerState.STOPPING);
+		this.status.state(LifecyclePhase.STOPPING);
 		List<PartitionState> states = this.partitions.all();
 		this.drain.begin(states); // takes back the slices not started, before the log counts those in flight
 		StopLog stopLog = StopLog.drainStarted(this.options.id(), states, this.options.shutdownTimeout().toMillis(),

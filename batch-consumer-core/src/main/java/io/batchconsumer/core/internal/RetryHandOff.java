@@ -11,12 +11,12 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetter;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
-import io.batchconsumer.core.RetryQueue;
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.core.spi.RetryQueue;
 
 /**
  * Hands failed messages whose back-off exceeds {@code retry.blocking-limit} to the transport's
@@ -77,13 +77,13 @@ final class RetryHandOff {
 	 */
 	private static void checkOrderingAllowsRetryQueue(ContainerOptions options) {
 		if (options.ordering() != Ordering.UNORDERED) {
-			throw ContainerOption.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit()
+			throw OptionDescriptor.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit()
 					+ ") is below a back-off of retry.backoff/retry.levels, so failed messages of listener '"
 					+ options.id() + "' would go to the retry queue and later messages of their key would pass them, "
 					+ "which ordering=" + options.ordering().name().toLowerCase(Locale.ROOT)
 					+ " forbids: set ordering=unordered, or raise retry.blocking-limit above the longest back-off "
-					+ "(retries then wait on their worker)", ContainerOption.RETRY_BACKOFF, ContainerOption.RETRY_LEVELS,
-					ContainerOption.ORDERING, ContainerOption.RETRY_BLOCKING_LIMIT);
+					+ "(retries then wait on their worker)", OptionDescriptor.RETRY_BACKOFF, OptionDescriptor.RETRY_LEVELS,
+					OptionDescriptor.ORDERING, OptionDescriptor.RETRY_BLOCKING_LIMIT);
 		}
 	}
 

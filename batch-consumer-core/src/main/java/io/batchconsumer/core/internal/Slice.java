@@ -3,7 +3,7 @@ package io.batchconsumer.core.internal;
 import java.util.AbstractList;
 import java.util.List;
 
-import io.batchconsumer.core.BatchStats;
+import io.batchconsumer.core.BatchSnapshot;
 import io.batchconsumer.core.Message;
 
 /**
@@ -36,7 +36,7 @@ final class Slice {
 
 	final long bytes;
 
-	volatile BatchStats.SliceState state = BatchStats.SliceState.WAITING_FOR_WORKER;
+	volatile BatchSnapshot.SliceState state = BatchSnapshot.SliceState.WAITING_FOR_WORKER;
 
 	/** Deliveries of the current call's messages to the listener so far; written by the worker. */
 	volatile int attempts;

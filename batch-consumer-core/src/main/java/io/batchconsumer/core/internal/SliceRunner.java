@@ -8,14 +8,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchResult;
-import io.batchconsumer.core.BatchStats;
+import io.batchconsumer.core.BatchSnapshot;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetter;
-import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.Message;
-import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.spi.DeadLetterSink;
+import io.batchconsumer.core.spi.RetryQueue;
 
 /**
  * Runs a slice on a worker, in listener calls of at most {@link Slice#callSize} messages one after
@@ -51,7 +51,7 @@ final class SliceRunner {
 
 	private final Counters counters;
 
-	private final ContainerStatus status;
+	private final PublishedState status;
 
 	private final Ticker ticker;
 
@@ -65,18 +65,18 @@ final class SliceRunner {
 	private final Backoff backoff;
 
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
-			ContainerObserver observer, ContainerStatus status) {
+			ContainerObserver observer, PublishedState status) {
 		this(options, listener, deadLetterSink, observer, status, null);
 	}
 
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
-			ContainerObserver observer, ContainerStatus status, RetryQueue retryQueue) {
+			ContainerObserver observer, PublishedState status, RetryQueue retryQueue) {
 		this(options, listener, deadLetterSink, observer, status, retryQueue,
 				new Backoff(status.ticker(), Parking.SYSTEM));
 	}
 
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
-			ContainerObserver observer, ContainerStatus status, RetryQueue retryQueue, Backoff backoff) {
+			ContainerObserver observer, PublishedState status, RetryQueue retryQueue, Backoff backoff) {
 		this.backoff = backoff;
 		this.options = options;
 		this.listener = listener;
@@ -162,11 +162,11 @@ final class SliceRunner {
 					&& this.retryQueue.enqueue(next, backoff, slice.epoch)) {
 				return true;
 			}
-			slice.state = BatchStats.SliceState.RETRYING;
+			slice.state = BatchSnapshot.SliceState.RETRYING;
 			if (!pause(slice, backoff)) {
 				return false;
 			}
-			slice.state = BatchStats.SliceState.IN_FLIGHT;
+			slice.state = BatchSnapshot.SliceState.IN_FLIGHT;
 			pending = next;
 		}
 	}

@@ -10,7 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Consumer;
 
-import io.batchconsumer.core.BatchStats;
+import io.batchconsumer.core.BatchSnapshot;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
@@ -31,7 +31,7 @@ import io.batchconsumer.core.Ordering;
  * is busy, and a worker takes less than half its time for a message, both measured), a batch is not cut: it
  * is one slice of consecutive messages, up to as many grown slices as it could have been cut into,
  * and it enters the key gate behind every older slice of its partition, naming no key
- * ({@link io.batchconsumer.core.batch.KeyGate#enterBehindAll}). One worker keeps up with all the owner
+ * ({@link io.batchconsumer.core.internal.KeyGate#enterBehindAll}). One worker keeps up with all the owner
  * hands out then; the owner saves the key hashing and the gate's map update per message, and the
  * workers read the messages in the order they were allocated (docs/benchmarks.md, "Key batches handed out whole").
  * A partition's batches then run one at a time; as soon as the workers' time per message grows past
@@ -202,7 +202,7 @@ final class ThreadBatchDispatcher {
 			return;
 		}
 		for (Slice released : partition.finishSlice(slice)) {
-			released.state = BatchStats.SliceState.WAITING_FOR_WORKER;
+			released.state = BatchSnapshot.SliceState.WAITING_FOR_WORKER;
 			this.ready.addLast(released);
 		}
 	}
@@ -224,14 +224,14 @@ final class ThreadBatchDispatcher {
 			if (states.contains(slice.partition) && pool.remove(entry.getValue())) {
 				it.remove();
 				slice.partition.sliceEnded();
-				slice.state = BatchStats.SliceState.WAITING_FOR_WORKER;
+				slice.state = BatchSnapshot.SliceState.WAITING_FOR_WORKER;
 				this.ready.addFirst(slice);
 			}
 		}
 	}
 
 	private void submit(Slice slice) {
-		slice.state = BatchStats.SliceState.IN_FLIGHT;
+		slice.state = BatchSnapshot.SliceState.IN_FLIGHT;
 		slice.partition.startSlice();
 		SliceTask task = new SliceTask(slice, this.runner, this.mailbox);
 		this.onWorker.put(slice, task);
@@ -334,7 +334,7 @@ final class ThreadBatchDispatcher {
 				started++;
 			}
 			else {
-				slice.state = BatchStats.SliceState.WAITING_FOR_KEY;
+				slice.state = BatchSnapshot.SliceState.WAITING_FOR_KEY;
 			}
 		}
 		return started;

@@ -8,10 +8,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.batchconsumer.core.DeadLetterSink;
-import io.batchconsumer.core.MessageSource;
-import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.spi.DeadLetterSink;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RetryQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

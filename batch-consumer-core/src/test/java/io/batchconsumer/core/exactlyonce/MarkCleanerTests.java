@@ -6,10 +6,10 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import javax.sql.DataSource;
 
 import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.ContainerOptions;
@@ -23,6 +23,7 @@ import static org.awaitility.Awaitility.await;
  * H2 close its database for every user of it, so closing the cleaner must never interrupt a running
  * deletion: it waits for it (a bounded time) instead.
  */
+@Tag("integration")
 class MarkCleanerTests {
 
 	private static final TopicPartition PARTITION = new TopicPartition("cleaned", 0);

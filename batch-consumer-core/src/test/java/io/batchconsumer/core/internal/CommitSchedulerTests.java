@@ -20,7 +20,7 @@ class CommitSchedulerTests {
 
 	private final OwnerSteps steps = new OwnerSteps(2);
 
-	private final ContainerStatus status = new ContainerStatus("c", 4, this.ticker);
+	private final PublishedState status = new PublishedState("c", 4, this.ticker);
 
 	private final CommitScheduler commits = new CommitScheduler(INTERVAL, this.steps.source, this.status,
 			this.ticker.nanoTime());

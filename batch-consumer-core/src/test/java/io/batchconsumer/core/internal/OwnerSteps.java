@@ -5,8 +5,8 @@ import java.util.List;
 
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
-import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.RebalanceListener;
 import io.batchconsumer.core.testing.InMemoryBroker;
 import io.batchconsumer.core.testing.InMemorySource;
 

@@ -69,7 +69,7 @@ final class SimulatedInstance {
 		this.source = new SimulatedSource(id, cluster, scheduler, faults, own.pullBatchSize());
 		ExactlyOnce exactlyOnce = new ExactlyOnce(own, new JdbcDeliveryTransaction(this.database.dataSource),
 				this.database.dataSource, new CompletionTable("bc_"), Duration.ofDays(1));
-		ContainerStatus status = new ContainerStatus(id, own.threadSize(), scheduler);
+		PublishedState status = new PublishedState(id, own.threadSize(), scheduler);
 		SliceRunner runner = new SliceRunner(own, exactlyOnce.listener(listener()),
 				exactlyOnce.deadLetterSink(new Sink()), ContainerObserver.NONE, status, null,
 				new Backoff(scheduler, scheduler));

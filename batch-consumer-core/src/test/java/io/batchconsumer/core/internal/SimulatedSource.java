@@ -13,9 +13,9 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 import io.batchconsumer.core.Message;
-import io.batchconsumer.core.MessageSource;
-import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RebalanceListener;
 
 /**
  * One member's consumer, with the semantics of Kafka's {@code KafkaConsumer} that matter to the

@@ -103,7 +103,7 @@ class SliceCallsTests {
 
 	private SliceRunner runner(SliceListener listener) {
 		return new SliceRunner(this.options, listener, this.deadLetters, ContainerObserver.NONE,
-				new ContainerStatus("calls", 1));
+				new PublishedState("calls", 1));
 	}
 
 	private SliceListener recording(SliceListener listener) {

@@ -107,7 +107,7 @@ class ThreadBatchDispatcherTests {
 			this.calls.add(List.copyOf(slice));
 			return BatchResult.success();
 		}, (deadLetter) -> {
-		}, ContainerObserver.NONE, new ContainerStatus("dispatch", THREADS));
+		}, ContainerObserver.NONE, new PublishedState("dispatch", THREADS));
 		return new ThreadBatchDispatcher(options, partitions, runner, Runnable::run, this.mailbox::add,
 				new MessageSelector("dispatch", TagExpression.parse("*"), null, new Counters()),
 				new DueGate(Duration.ZERO, Clock.systemUTC()), this.counters);

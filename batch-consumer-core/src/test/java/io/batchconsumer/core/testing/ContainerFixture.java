@@ -7,11 +7,11 @@ import java.util.function.UnaryOperator;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.DeadLetterSink;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.DeadLetterSink;
 
 /**
  * One container over an in-memory broker, with test-friendly defaults (1 ms back-off, short poll
@@ -59,7 +59,7 @@ public final class ContainerFixture implements AutoCloseable {
 			DeadLetterSink sink, ContainerObserver observer) {
 		ContainerOptions options = customizer.apply(options()).build();
 		this.source = new InMemorySource(this.broker, GROUP, options.pullBatchSize(), List.of());
-		this.container = new BatchContainer(options, this.source, listener, sink, observer);
+		this.container = BatchContainer.builder(options, this.source, listener, sink).observer(observer).build();
 		this.container.start();
 		return this.container;
 	}
@@ -80,9 +80,10 @@ public final class ContainerFixture implements AutoCloseable {
 		return this.broker.isFullyCommitted(GROUP, TOPIC);
 	}
 
-	public PartitionStats stats(int partition) {
-		ContainerStats stats = this.container.stats();
-		return stats.partitions().stream().filter((p) -> p.partition().partition() == partition).findFirst().orElse(null);
+	public PartitionSnapshot stats(int partition) {
+		ContainerSnapshot stats = this.container.stats();
+		return stats.partitions().stream()
+				.filter((p) -> p.partition().partition() == partition).findFirst().orElse(null);
 	}
 
 	@Override

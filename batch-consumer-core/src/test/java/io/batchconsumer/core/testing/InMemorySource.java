@@ -16,9 +16,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import io.batchconsumer.core.Message;
-import io.batchconsumer.core.MessageSource;
-import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RebalanceListener;
 
 /**
  * A {@link MessageSource} over an {@link InMemoryBroker}. It starts owning every partition of its

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.batchconsumer.core.Message;
-import io.batchconsumer.core.MessageSource;
-import io.batchconsumer.core.RebalanceListener;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RebalanceListener;
 
 /**
  * A real source the engine drives (JDBC in the fault tests, the starter's refresh tests), shown to a {@link ProcessingGuarantee}: what each poll

@@ -6,7 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import io.batchconsumer.core.DeadLetter;
-import io.batchconsumer.core.DeadLetterSink;
+import io.batchconsumer.core.spi.DeadLetterSink;
 
 /**
  * A dead-letter sink that keeps what it stored and can be made to fail.

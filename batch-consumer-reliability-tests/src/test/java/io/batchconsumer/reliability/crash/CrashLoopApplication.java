@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
-
 import javax.sql.DataSource;
 
 import org.springframework.beans.factory.annotation.Value;
@@ -20,7 +19,7 @@ import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
-import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.ContainerSnapshot;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -68,7 +67,7 @@ public class CrashLoopApplication {
 
 	private static void report(BatchContainer container) {
 		while (!Thread.currentThread().isInterrupted()) {
-			ContainerStats stats = container.stats();
+			ContainerSnapshot stats = container.stats();
 			System.out.println("STATS " + stats.commitLag() + " " + stats.backlog() + " " + stats.messagesSucceeded());
 			System.out.flush();
 			try {

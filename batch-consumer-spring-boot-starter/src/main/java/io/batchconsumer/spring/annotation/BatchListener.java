@@ -29,7 +29,7 @@ import java.lang.annotation.Target;
  * </pre>
  *
  * <p>Besides {@code id}, each attribute is an option of
- * {@link io.batchconsumer.core.ConfigurableOptions} that the annotation may set, named after its
+ * {@link io.batchconsumer.core.options.OptionCatalog} that the annotation may set, named after its
  * key in camel case ({@code thread-size} → {@code threadSize}); {@code topics} is an array, every
  * other attribute a string. Tests hold the attributes to the table.
  */

@@ -23,9 +23,9 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.StringUtils;
 
-import io.batchconsumer.core.ConfigurableOptions;
-import io.batchconsumer.core.ContainerOption;
-import io.batchconsumer.core.ContainerOption.Level;
+import io.batchconsumer.core.options.OptionCatalog;
+import io.batchconsumer.core.options.OptionDescriptor.Level;
+import io.batchconsumer.core.options.OptionDescriptor;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 import io.batchconsumer.spring.listener.ListenerMethod;
@@ -131,8 +131,8 @@ public class BatchListenerAnnotationBeanPostProcessor
 			.filter(StringUtils::hasText)
 			.toList();
 		Map<String, String> attributes = new LinkedHashMap<>();
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
-			if (option.isSettableAt(Level.ANNOTATION) && option != ContainerOption.TOPICS
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
+			if (option.isSettableAt(Level.ANNOTATION) && option != OptionDescriptor.TOPICS
 					&& AnnotationUtils.getValue(annotation, option.attributeName()) instanceof String text) {
 				String value = resolve(text);
 				if (value != null) {

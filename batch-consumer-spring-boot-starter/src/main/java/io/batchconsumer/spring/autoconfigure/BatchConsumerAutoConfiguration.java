@@ -17,7 +17,7 @@ import org.springframework.util.function.SingletonSupplier;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.MessageFilter;
-import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.annotation.BatchListenerAnnotationBeanPostProcessor;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;

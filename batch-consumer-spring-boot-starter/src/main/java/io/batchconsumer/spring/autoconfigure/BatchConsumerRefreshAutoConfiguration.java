@@ -8,7 +8,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
-import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**

@@ -9,18 +9,18 @@ import java.util.function.Supplier;
 import org.springframework.aop.support.AopUtils;
 
 import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.DeadLetterSink;
 import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.MessageFilter;
-import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Processing;
-import io.batchconsumer.core.RetryQueue;
 import io.batchconsumer.core.SliceListener;
-import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.WorkerThreads;
 import io.batchconsumer.core.exactlyonce.ExactlyOnce;
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.core.spi.DeadLetterSink;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.RetryQueue;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.listener.BatchContainerFactory;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 import io.batchconsumer.spring.listener.BatchListenerMethodAdapter;
@@ -134,9 +134,12 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 				sink = exactlyOnce.deadLetterSink(sink);
 				retryQueue = (retryQueue != null) ? exactlyOnce.retryQueue(retryQueue) : null;
 			}
-			return new BatchContainer(options, source, listener, sink,
-					CompositeContainerObserver.of(options.id(), this.observerFactories), this.workerThreads,
-					filterOf(options.id()), retryQueue, java.time.Clock.systemUTC());
+			return BatchContainer.builder(options, source, listener, sink)
+					.observer(CompositeContainerObserver.of(options.id(), this.observerFactories))
+					.workerThreads(this.workerThreads)
+					.filter(filterOf(options.id()))
+					.retryQueue(retryQueue)
+					.build();
 		}
 		catch (InvalidOptionException ex) {
 			// A rule the engine checks once it has the transport (the retry queue and the ordering).
@@ -190,7 +193,7 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 	/** The resolved options, with each value a customizer changed marked as such. */
 	private static Map<String, EffectiveOption> withCustomizations(ResolvedListener resolved, ContainerOptions options) {
 		Map<String, EffectiveOption> effective = new LinkedHashMap<>(resolved.effective());
-		for (ContainerOption<?> option : ContainerOption.all()) {
+		for (OptionDescriptor<?> option : OptionDescriptor.all()) {
 			EffectiveOption before = effective.get(option.key());
 			String now = ListenerOptionsResolver.display(option.read(options));
 			if (before != null && !before.value().equals(now)) {

@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * The global level starts with every default of the option table
  * ({@code OptionTable.applyDefaults}); a listener starts empty.
  *
- * <p>Each field is an option of {@link io.batchconsumer.core.ConfigurableOptions} that the global
+ * <p>Each field is an option of {@link io.batchconsumer.core.options.OptionCatalog} that the global
  * level may set: its key in camel case, its description as the field's Javadoc (the IDE shows
  * it). An option keyed {@code <group>.<name>} lives in the group's class ({@code retry.backoff}
  * in {@link RetryProperties}); an option only a listener may set lives in

@@ -12,17 +12,17 @@ import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.batchconsumer.core.ConfigurableOptions;
-import io.batchconsumer.core.ContainerOption;
-import io.batchconsumer.core.ContainerOption.Level;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.InvalidOptionException;
+import io.batchconsumer.core.options.OptionCatalog;
+import io.batchconsumer.core.options.OptionDescriptor.Level;
+import io.batchconsumer.core.options.OptionDescriptor;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerProperties.Listener;
 import io.batchconsumer.spring.autoconfigure.EffectiveOption.Source;
 import io.batchconsumer.spring.listener.BatchListenerEndpoint;
 
 /**
- * Resolves the options of one listener by walking the {@link ConfigurableOptions} table: each value from the
+ * Resolves the options of one listener by walking the {@link OptionCatalog} table: each value from the
  * {@code @BatchListener} attribute when set, else from {@code batch-consumer.listeners.<id>.*},
  * else from the global {@code batch-consumer.*} property (which holds the default when not set).
  * It remembers where each value came from, so that a bad value fails naming the full property or
@@ -95,13 +95,13 @@ final class ListenerOptionsResolver {
 		Map<String, EffectiveOption> effective = new LinkedHashMap<>();
 		ContainerOptions.Builder builder = ContainerOptions.builder(id);
 		try {
-			for (ContainerOption<?> option : ConfigurableOptions.all()) {
+			for (OptionDescriptor<?> option : OptionCatalog.all()) {
 				Choice choice = choose(option, naming, listener);
 				effective.put(option.key(), choice.effective());
 				set(builder, option, choice.raw());
 			}
-			return new ResolvedListener(builder.build(), builder.get(ConfigurableOptions.AUTO_STARTUP),
-					builder.get(ConfigurableOptions.PROCESSING),
+			return new ResolvedListener(builder.build(), builder.get(OptionCatalog.AUTO_STARTUP),
+					builder.get(OptionCatalog.PROCESSING),
 					Collections.unmodifiableMap(effective));
 		}
 		catch (InvalidOptionException ex) {
@@ -128,11 +128,11 @@ final class ListenerOptionsResolver {
 		return named;
 	}
 
-	private static <T> void set(ContainerOptions.Builder builder, ContainerOption<T> option, Object raw) {
+	private static <T> void set(ContainerOptions.Builder builder, OptionDescriptor<T> option, Object raw) {
 		builder.set(option, option.convert(raw));
 	}
 
-	private Choice choose(ContainerOption<?> option, Naming naming, Listener listener) {
+	private Choice choose(OptionDescriptor<?> option, Naming naming, Listener listener) {
 		Object annotated = (naming.endpoint != null && option.isSettableAt(Level.ANNOTATION))
 				? OptionTable.toEngine(naming.endpoint.attribute(option.attributeName())) : null;
 		Object overridden = option.isSettableAt(Level.LISTENER) ? OptionTable.read(listener, option) : null;
@@ -144,7 +144,7 @@ final class ListenerOptionsResolver {
 			String property = naming.listenerProperty(option);
 			return new Choice(overridden, Source.LISTENER_PROPERTY, property, this.origins.origin(property));
 		}
-		if (option == ContainerOption.GROUP) {
+		if (option == OptionDescriptor.GROUP) {
 			return globalGroup();
 		}
 		if (option.isSettableAt(Level.GLOBAL)) {
@@ -153,7 +153,7 @@ final class ListenerOptionsResolver {
 			return new Choice(OptionTable.read(this.properties, option), source, property,
 					this.origins.origin(property));
 		}
-		if (option != ContainerOption.TOPICS) {
+		if (option != OptionDescriptor.TOPICS) {
 			// An option of the annotation and the listener only (tags): its default.
 			return new Choice(option.defaultValue(), Source.DEFAULT, naming.attributeOrProperty(option), null);
 		}
@@ -175,7 +175,7 @@ final class ListenerOptionsResolver {
 		return new Choice("batch-consumer", Source.DEFAULT, "batch-consumer.group", null);
 	}
 
-	private void warnIfOverridden(ContainerOption<?> option, Naming naming, Object annotated, Object overridden) {
+	private void warnIfOverridden(OptionDescriptor<?> option, Naming naming, Object annotated, Object overridden) {
 		String property = (overridden != null) ? naming.listenerProperty(option) : "batch-consumer." + option.key();
 		boolean propertySet = (overridden != null) || (this.origins != PropertyOrigins.NONE
 				&& option.isSettableAt(Level.GLOBAL) && this.origins.isSet(property));
@@ -223,16 +223,16 @@ final class ListenerOptionsResolver {
 			this.endpoint = endpoint;
 		}
 
-		String attribute(ContainerOption<?> option) {
+		String attribute(OptionDescriptor<?> option) {
 			return option.attributeName() + " of @BatchListener on "
 					+ ((this.endpoint != null) ? this.endpoint.methodDescription() : "?");
 		}
 
-		String listenerProperty(ContainerOption<?> option) {
+		String listenerProperty(OptionDescriptor<?> option) {
 			return ListenerPrefix.of(this.id) + option.key();
 		}
 
-		String attributeOrProperty(ContainerOption<?> option) {
+		String attributeOrProperty(OptionDescriptor<?> option) {
 			return (this.endpoint != null) ? attribute(option) + " or " + listenerProperty(option)
 					: listenerProperty(option);
 		}

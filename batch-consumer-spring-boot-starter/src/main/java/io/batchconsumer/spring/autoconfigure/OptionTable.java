@@ -7,13 +7,13 @@ import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.util.unit.DataSize;
 
-import io.batchconsumer.core.ConfigurableOptions;
-import io.batchconsumer.core.ContainerOption;
-import io.batchconsumer.core.ContainerOption.Level;
-import io.batchconsumer.core.OptionKeys;
+import io.batchconsumer.core.options.OptionCatalog;
+import io.batchconsumer.core.options.OptionDescriptor.Level;
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.core.options.OptionSpellings;
 
 /**
- * Reads and defaults the properties of the {@link ConfigurableOptions} table: it maps an option
+ * Reads and defaults the properties of the {@link OptionCatalog} table: it maps an option
  * key to its bean path in {@link ContainerProperties} ({@code flow-control.max-span} →
  * {@code flowControl.maxSpan}), so properties are read and defaulted by walking the table, not by
  * one getter call per option.
@@ -32,7 +32,7 @@ final class OptionTable {
 	 * @return the value as bound (a {@code DataSize} as bytes, an empty list as {@code null}), or
 	 * {@code null} when not set
 	 */
-	static Object read(ContainerProperties properties, ContainerOption<?> option) {
+	static Object read(ContainerProperties properties, OptionDescriptor<?> option) {
 		return toEngine(wrapper(properties).getPropertyValue(path(option)));
 	}
 
@@ -58,8 +58,8 @@ final class OptionTable {
 	 */
 	static void applyDefaults(ContainerProperties properties) {
 		BeanWrapper wrapper = wrapper(properties);
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
-			if (option.isSettableAt(Level.GLOBAL) && option != ContainerOption.GROUP) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
+			if (option.isSettableAt(Level.GLOBAL) && option != OptionDescriptor.GROUP) {
 				String path = path(option);
 				wrapper.setPropertyValue(path, toProperty(option.defaultValue(), wrapper.getPropertyType(path)));
 			}
@@ -87,8 +87,8 @@ final class OptionTable {
 	 * @param option the option
 	 * @return for example {@code flowControl.pullThresholdForQueue}
 	 */
-	static String path(ContainerOption<?> option) {
-		return OptionKeys.propertyPath(option.key());
+	static String path(OptionDescriptor<?> option) {
+		return OptionSpellings.propertyPath(option.key());
 	}
 
 	private static BeanWrapper wrapper(ContainerProperties properties) {

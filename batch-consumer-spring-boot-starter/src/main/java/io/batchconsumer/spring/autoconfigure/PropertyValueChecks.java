@@ -9,17 +9,17 @@ import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 
-import io.batchconsumer.core.ConfigurableOptions;
-import io.batchconsumer.core.ContainerOption;
-import io.batchconsumer.core.ContainerOption.Level;
 import io.batchconsumer.core.InvalidOptionException;
+import io.batchconsumer.core.options.OptionCatalog;
+import io.batchconsumer.core.options.OptionDescriptor.Level;
+import io.batchconsumer.core.options.OptionDescriptor;
 
 /**
  * Checks each {@code batch-consumer.*} value as Spring Boot binds it, against the bounds of its
- * option in the {@link ConfigurableOptions} table (global and per listener) and a few properties of the starter
+ * option in the {@link OptionCatalog} table (global and per listener) and a few properties of the starter
  * itself. A bad value throws while that one property binds, so Boot reports it as a binding
  * failure of that property: its failure analysis prints {@code Property:}, {@code Value:},
  * {@code Origin:} (file and line) and the {@code Reason:}, once. Rules between two values stay in
@@ -75,7 +75,7 @@ final class PropertyValueChecks implements ConfigurationPropertiesBindHandlerAdv
 		boolean perListener = LISTENERS.isAncestorOf(name) && name.getNumberOfElements() > 3;
 		ConfigurationPropertyName key = name.subName(perListener ? 3 : 1);
 		String prefix = perListener ? ListenerPrefix.of(name.getElement(2, Form.ORIGINAL)) : "batch-consumer.";
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
 			if (option.isSettableAt(perListener ? Level.LISTENER : Level.GLOBAL)
 					&& ConfigurationPropertyName.of(option.key()).equals(key)) {
 				checkOption(option, prefix + option.key(), value);
@@ -83,7 +83,7 @@ final class PropertyValueChecks implements ConfigurationPropertiesBindHandlerAdv
 		}
 	}
 
-	private static <T> void checkOption(ContainerOption<T> option, String property, Object value) {
+	private static <T> void checkOption(OptionDescriptor<T> option, String property, Object value) {
 		Object engineValue = OptionTable.toEngine(value);
 		if (engineValue == null) {
 			return;

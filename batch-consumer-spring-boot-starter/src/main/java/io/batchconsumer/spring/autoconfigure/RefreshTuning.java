@@ -13,21 +13,20 @@ import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.Tuning;
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.autoconfigure.EffectiveOption.Source;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
@@ -145,7 +144,7 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 		Map<String, EffectiveOption> configured = this.effectiveOptions.configured(id);
 		Map<String, Object> changes = new LinkedHashMap<>();
 		Map<String, EffectiveOption> shown = new LinkedHashMap<>();
-		for (ContainerOption<?> option : Tuning.OPTIONS) {
+		for (OptionDescriptor<?> option : Tuning.OPTIONS) {
 			if (!affects(names, id, option)) {
 				continue;
 			}
@@ -189,7 +188,7 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 		return Map.of();
 	}
 
-	private static boolean affects(List<ConfigurationPropertyName> names, String id, ContainerOption<?> option) {
+	private static boolean affects(List<ConfigurationPropertyName> names, String id, OptionDescriptor<?> option) {
 		for (ConfigurationPropertyName name : names) {
 			String listener = listenerOf(name);
 			if (option.equals(tunedOption(name)) && (listener == null || listener.equals(id))) {
@@ -215,12 +214,12 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 		if (!restartOnly.isEmpty()) {
 			logger.warn("A refresh changed {}, which running containers cannot apply; they take effect when a container "
 					+ "is restarted (the tunable options are {})", restartOnly,
-					Tuning.OPTIONS.stream().map(ContainerOption::key).toList());
+					Tuning.OPTIONS.stream().map(OptionDescriptor::key).toList());
 		}
 	}
 
 	/** The tunable option a name sets, globally or for one listener; {@code null} for any other name. */
-	static ContainerOption<?> tunedOption(ConfigurationPropertyName name) {
+	static OptionDescriptor<?> tunedOption(ConfigurationPropertyName name) {
 		ConfigurationPropertyName key;
 		if (LISTENERS.isAncestorOf(name)) {
 			if (name.getNumberOfElements() < 4) {
@@ -231,7 +230,7 @@ final class RefreshTuning implements ApplicationListener<EnvironmentChangeEvent>
 		else {
 			key = name.subName(1);
 		}
-		for (ContainerOption<?> option : Tuning.OPTIONS) {
+		for (OptionDescriptor<?> option : Tuning.OPTIONS) {
 			if (ConfigurationPropertyName.of(option.key()).equals(key)) {
 				return option;
 			}

@@ -3,11 +3,9 @@ package io.batchconsumer.spring.autoconfigure;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-
 import javax.sql.DataSource;
 
 import org.slf4j.LoggerFactory;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -19,13 +17,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-import io.batchconsumer.core.Transport;
-import io.batchconsumer.core.jdbc.JdbcSettings;
-import io.batchconsumer.core.jdbc.JdbcTransport;
-import io.batchconsumer.core.jdbc.SchemaInitialization;
-import io.batchconsumer.core.kafka.KafkaTransport;
-import io.batchconsumer.core.rocketmq.RocketMqSettings;
-import io.batchconsumer.core.rocketmq.RocketMqTransport;
+import io.batchconsumer.core.spi.Transport;
+import io.batchconsumer.jdbc.JdbcSettings;
+import io.batchconsumer.jdbc.JdbcTransport;
+import io.batchconsumer.jdbc.SchemaInitialization;
+import io.batchconsumer.kafka.KafkaTransport;
+import io.batchconsumer.rocketmq.RocketMqSettings;
+import io.batchconsumer.rocketmq.RocketMqTransport;
 import io.batchconsumer.spring.listener.PayloadConverter;
 
 /**
@@ -194,16 +192,16 @@ final class TransportConfigurations {
 			if ("rocketmq".equals(transport)) {
 				throw new IllegalStateException("No Transport bean for batch-consumer.transport=rocketmq: add "
 						+ "org.apache.rocketmq:rocketmq-client (5.x) to the application, or define a "
-						+ "io.batchconsumer.core.Transport bean");
+						+ "io.batchconsumer.core.spi.Transport bean");
 			}
 			if ("kafka".equals(transport)) {
 				throw new IllegalStateException("No Transport bean for batch-consumer.transport=kafka: add "
 						+ "org.springframework.boot:spring-boot-starter-kafka to the application (it brings "
-						+ "kafka-clients and spring.kafka.* configuration), or define a io.batchconsumer.core.Transport bean");
+						+ "kafka-clients and spring.kafka.* configuration), or define a io.batchconsumer.core.spi.Transport bean");
 			}
 			throw new IllegalStateException("No Transport bean for batch-consumer.transport=" + transport
 					+ ": the JDBC transport needs a single DataSource bean; add spring-boot-starter-jdbc and a "
-					+ "driver (H2 for the embedded default), or define a io.batchconsumer.core.Transport bean");
+					+ "driver (H2 for the embedded default), or define a io.batchconsumer.core.spi.Transport bean");
 		}
 
 	}

@@ -8,13 +8,13 @@ import java.util.Set;
 
 import org.springframework.aop.support.AopUtils;
 
-import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.core.spi.Transport;
 
 /**
- * The options a transport defaults otherwise than {@link ContainerOption}'s table: the values of
- * {@link Transport#optionsBuilder} that differ from {@link ContainerOption#defaultValue()} (Kafka:
+ * The options a transport defaults otherwise than {@link OptionDescriptor}'s table: the values of
+ * {@link Transport#optionsBuilder} that differ from {@link OptionDescriptor#defaultValue()} (Kafka:
  * {@code pull-batch-size} 2000, {@code flow-control.pull-threshold-for-queue} 4000,
  * {@code flow-control.max-span} 8000). They apply
  * where no level set the option, at start-up and on a refresh alike; such a value's source stays
@@ -28,16 +28,16 @@ final class TransportDefaults {
 	 * What names a container, not how it runs: never a transport's default (the group's default is
 	 * the application's name, which a transport must not replace).
 	 */
-	private static final Set<ContainerOption<?>> IDENTITY = Set.of(ContainerOption.ID, ContainerOption.TOPICS,
-			ContainerOption.GROUP);
+	private static final Set<OptionDescriptor<?>> IDENTITY = Set.of(OptionDescriptor.ID, OptionDescriptor.TOPICS,
+			OptionDescriptor.GROUP);
 
-	private final Map<ContainerOption<?>, Object> values = new LinkedHashMap<>();
+	private final Map<OptionDescriptor<?>, Object> values = new LinkedHashMap<>();
 
 	private final String origin;
 
 	TransportDefaults(Transport transport) {
 		ContainerOptions.Builder builder = transport.optionsBuilder("transport-defaults");
-		for (ContainerOption<?> option : ContainerOption.all()) {
+		for (OptionDescriptor<?> option : OptionDescriptor.all()) {
 			Object value = builder.get(option);
 			if (!IDENTITY.contains(option) && !Objects.equals(value, option.defaultValue())) {
 				this.values.put(option, value);
@@ -54,8 +54,8 @@ final class TransportDefaults {
 	ResolvedListener applyTo(ResolvedListener resolved) {
 		ContainerOptions.Builder options = null;
 		Map<String, EffectiveOption> effective = null;
-		for (Map.Entry<ContainerOption<?>, Object> entry : this.values.entrySet()) {
-			ContainerOption<?> option = entry.getKey();
+		for (Map.Entry<OptionDescriptor<?>, Object> entry : this.values.entrySet()) {
+			OptionDescriptor<?> option = entry.getKey();
 			EffectiveOption now = resolved.effective().get(option.key());
 			if (now == null || now.source() != EffectiveOption.Source.DEFAULT
 					|| entry.getValue().equals(option.read(resolved.options()))) {
@@ -76,7 +76,7 @@ final class TransportDefaults {
 				Collections.unmodifiableMap(effective));
 	}
 
-	private static <T> void set(ContainerOptions.Builder builder, ContainerOption<T> option, Object value) {
+	private static <T> void set(ContainerOptions.Builder builder, OptionDescriptor<T> option, Object value) {
 		builder.set(option, option.type().cast(value));
 	}
 

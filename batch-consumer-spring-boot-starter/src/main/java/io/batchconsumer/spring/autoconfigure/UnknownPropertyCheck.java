@@ -7,25 +7,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 
-import io.batchconsumer.core.ConfigurableOptions;
-import io.batchconsumer.core.ContainerOption;
-import io.batchconsumer.core.ContainerOption.Level;
+import io.batchconsumer.core.options.OptionCatalog;
+import io.batchconsumer.core.options.OptionDescriptor.Level;
+import io.batchconsumer.core.options.OptionDescriptor;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**
  * Fails start-up for a {@code batch-consumer.*} property that no configuration metadata on the
  * class path declares ({@link KnownProperties}), for a {@code batch-consumer.listeners.<id>.*}
- * key that is not a listener option of the {@link ConfigurableOptions} table, and for a listener
+ * key that is not a listener option of the {@link OptionCatalog} table, and for a listener
  * override whose id matches no {@code @BatchListener}. Each problem names the property, where it was written and
  * the closest valid name (by edit distance). It runs as a lifecycle bean in a phase before the
  * container registry's, so no container starts on a mistyped configuration.
@@ -181,7 +181,7 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 	private static List<String> listenerKeys() {
 		// Transport settings a listener may override that are not engine options.
 		List<String> keys = new ArrayList<>(List.of("rocketmq.selector"));
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
 			if (option.isSettableAt(Level.LISTENER)) {
 				keys.add(option.key());
 			}

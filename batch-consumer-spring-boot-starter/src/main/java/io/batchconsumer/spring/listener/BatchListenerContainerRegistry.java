@@ -3,8 +3,8 @@ package io.batchconsumer.spring.listener;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,12 +12,11 @@ import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.ContainerState;
+import io.batchconsumer.core.LifecyclePhase;
 
 /**
  * Holds the container of every {@code @BatchListener} endpoint, by id, and runs them with the
@@ -123,11 +122,11 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 	 */
 	public synchronized void start(String id) {
 		BatchContainer container = requireContainer(id);
-		ContainerState state = container.stats().state();
+		LifecyclePhase state = container.stats().state();
 		if (container.isRunning()) {
 			return;
 		}
-		if (state != ContainerState.CREATED) {
+		if (state != LifecyclePhase.CREATED) {
 			container = create(this.endpoints.get(id));
 			this.containers.put(id, container);
 			publish();
@@ -182,7 +181,7 @@ public class BatchListenerContainerRegistry implements SmartLifecycle, Disposabl
 		this.running = false;
 		stopAll();
 		for (BatchContainer container : this.containers.values()) {
-			if (container.stats().state() == ContainerState.CREATED) {
+			if (container.stats().state() == LifecyclePhase.CREATED) {
 				container.stop();
 			}
 		}

@@ -9,19 +9,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.test.web.servlet.client.RestTestClient;
+import tools.jackson.databind.JsonNode;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Message;
@@ -54,6 +54,7 @@ import static org.awaitility.Awaitility.await;
 				"batch-consumer.listeners.replay.thread-size=4", "batch-consumer.listeners.blocked.group=blocked",
 				"batch-consumer.listeners.paused.group=paused", "batch-consumer.listeners.replay.group=replay" })
 @AutoConfigureRestTestClient
+@Tag("integration")
 class BatchConsumerActuatorH2Tests {
 
 	private static final Duration WAIT = Duration.ofSeconds(20);

@@ -6,20 +6,20 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.ContainerState;
+import io.batchconsumer.core.LifecyclePhase;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 import io.batchconsumer.testsupport.H2FileDatabase;
@@ -36,6 +36,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "spring.application.name=read-only-tests",
 				"management.endpoints.web.exposure.include=health,batchconsumer", "batch-consumer.shutdown-timeout=5s" })
 @AutoConfigureRestTestClient
+@Tag("integration")
 class BatchConsumerEndpointReadOnlyTests {
 
 	@Autowired
@@ -73,7 +74,7 @@ class BatchConsumerEndpointReadOnlyTests {
 				.status();
 			assertThat(status).as(operation).isBetween(400, 499);
 		}
-		assertThat(this.containers.getContainer("orders").stats().state()).isEqualTo(ContainerState.RUNNING);
+		assertThat(this.containers.getContainer("orders").stats().state()).isEqualTo(LifecyclePhase.RUNNING);
 		this.producer.send("orders", "still delivered");
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.listeners.received.contains("still delivered"));
 	}

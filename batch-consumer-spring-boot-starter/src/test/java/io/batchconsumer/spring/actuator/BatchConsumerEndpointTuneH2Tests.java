@@ -6,19 +6,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.test.web.servlet.client.RestTestClient;
+import tools.jackson.databind.JsonNode;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
@@ -40,6 +40,7 @@ import static org.awaitility.Awaitility.await;
 				"batch-consumer.commit.interval=50ms", "batch-consumer.shutdown-timeout=5s",
 				"batch-consumer.listeners.tuned.thread-size=2", "batch-consumer.listeners.tuned.consumer-batch-size=5" })
 @AutoConfigureRestTestClient
+@Tag("integration")
 class BatchConsumerEndpointTuneH2Tests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);

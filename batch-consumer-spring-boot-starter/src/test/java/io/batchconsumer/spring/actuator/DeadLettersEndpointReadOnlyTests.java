@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -34,6 +34,7 @@ import static org.awaitility.Awaitility.await;
 				"management.endpoints.web.exposure.include=deadletters", "batch-consumer.retry.max-attempts=1",
 				"batch-consumer.shutdown-timeout=5s" })
 @AutoConfigureRestTestClient
+@Tag("integration")
 class DeadLettersEndpointReadOnlyTests {
 
 	@Autowired

@@ -2,23 +2,22 @@ package io.batchconsumer.spring.actuator;
 
 import java.util.List;
 
-import tools.jackson.databind.JsonNode;
-
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 import org.springframework.test.web.servlet.client.RestTestClient;
+import tools.jackson.databind.JsonNode;
 
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.BatchContainerCustomizer;
@@ -40,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"batch-consumer.listeners.payments.consumer-batch-size=7",
 				"batch-consumer.listeners[Listeners.onRefunds].consumer-batch-size=9" })
 @AutoConfigureRestTestClient
+@Tag("integration")
 class EffectiveOptionsEndpointTests {
 
 	@Autowired

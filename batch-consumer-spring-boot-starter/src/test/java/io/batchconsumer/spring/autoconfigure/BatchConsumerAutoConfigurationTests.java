@@ -3,16 +3,14 @@ package io.batchconsumer.spring.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import javax.sql.DataSource;
 
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -20,16 +18,15 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.MapPropertySource;
-
 import tools.jackson.databind.json.JsonMapper;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.core.Transport;
-import io.batchconsumer.core.jdbc.JdbcTransport;
-import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.core.spi.Transport;
+import io.batchconsumer.jdbc.JdbcTransport;
+import io.batchconsumer.kafka.KafkaTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.annotation.BatchListenerAnnotationBeanPostProcessor;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -44,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The conditions of {@link BatchConsumerAutoConfiguration}.
  */
+@Tag("integration")
 class BatchConsumerAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -178,7 +176,7 @@ class BatchConsumerAutoConfigurationTests {
 			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:instanceid;DB_CLOSE_DELAY=-1",
 					"spring.application.name=orders")
 			.run((context) -> assertThat(context.getBean(JdbcTransport.class).instanceId())
-				.isEqualTo(io.batchconsumer.core.jdbc.JdbcSettings.defaultInstanceId("orders"))
+				.isEqualTo(io.batchconsumer.jdbc.JdbcSettings.defaultInstanceId("orders"))
 				.endsWith("-orders"));
 	}
 

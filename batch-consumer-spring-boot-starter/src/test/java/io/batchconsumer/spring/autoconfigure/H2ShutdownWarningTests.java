@@ -1,8 +1,8 @@
 package io.batchconsumer.spring.autoconfigure;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that keeps it open, or another database, is not.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("integration")
 class H2ShutdownWarningTests {
 
 	@Test

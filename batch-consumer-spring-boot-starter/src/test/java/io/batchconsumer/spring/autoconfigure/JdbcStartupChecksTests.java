@@ -3,8 +3,8 @@ package io.batchconsumer.spring.autoconfigure;
 import java.util.List;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code pull-interval} over half of {@code batch-consumer.jdbc.lease-duration}, with which the
  * queues' leases, renewed by the poll, lapse between two polls.
  */
+@Tag("integration")
 class JdbcStartupChecksTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -15,25 +15,24 @@ import java.util.Map;
 import java.util.Objects;
 
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
 import org.springframework.util.unit.DataUnit;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
-import io.batchconsumer.core.ConfigurableOptions;
-import io.batchconsumer.core.ContainerOption;
-import io.batchconsumer.core.ContainerOption.Level;
-import io.batchconsumer.core.OptionKeys;
+import io.batchconsumer.core.options.OptionCatalog;
+import io.batchconsumer.core.options.OptionDescriptor.Level;
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.core.options.OptionSpellings;
 import io.batchconsumer.spring.annotation.BatchListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The hand-written option sources agree with the option table ({@link ConfigurableOptions}):
+ * The hand-written option sources agree with the option table ({@link OptionCatalog}):
  * {@link ContainerProperties} and its group classes, {@link ListenerProperties},
  * {@code @BatchListener}, the defaults in {@code additional-spring-configuration-metadata.json} and
  * the IDE metadata the configuration processor builds from them. Each test lists everything that is
@@ -53,7 +52,7 @@ class OptionSourcesTests {
 	@Test
 	void everyOptionTheGlobalLevelMaySetIsAPropertyOfItsType() {
 		List<String> problems = new ArrayList<>();
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
 			if (option.isSettableAt(Level.GLOBAL)) {
 				problems.addAll(propertyProblems(option, ownerOf(option, problems)));
 			}
@@ -64,7 +63,7 @@ class OptionSourcesTests {
 	@Test
 	void everyOptionOnlyAListenerMaySetIsAPropertyOfListenerProperties() {
 		List<String> problems = new ArrayList<>();
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
 			if (option.isSettableAt(Level.LISTENER) && !option.isSettableAt(Level.GLOBAL)) {
 				if (option.key().contains(".")) {
 					problems.add(option.key() + ": an option only a listener may set has no group; give it a key"
@@ -105,11 +104,11 @@ class OptionSourcesTests {
 
 	@Test
 	void everyOptionTheAnnotationMaySetIsAStringAttributeNamedAfterItsKey() {
-		List<ContainerOption<?>> attributes = new ArrayList<>(List.of(ContainerOption.ID));
-		ConfigurableOptions.all().stream().filter((option) -> option.isSettableAt(Level.ANNOTATION)).forEach(attributes::add);
+		List<OptionDescriptor<?>> attributes = new ArrayList<>(List.of(OptionDescriptor.ID));
+		OptionCatalog.all().stream().filter((option) -> option.isSettableAt(Level.ANNOTATION)).forEach(attributes::add);
 		List<String> problems = new ArrayList<>();
-		for (ContainerOption<?> option : attributes) {
-			String name = OptionKeys.camelCase(option.key());
+		for (OptionDescriptor<?> option : attributes) {
+			String name = OptionSpellings.camelCase(option.key());
 			boolean list = option.type() == List.class;
 			String declaration = (list ? "String[] " : "String ") + name + "() default " + (list ? "{}" : "\"\"") + ";";
 			Method attribute = Arrays.stream(BatchListener.class.getDeclaredMethods())
@@ -136,18 +135,18 @@ class OptionSourcesTests {
 			if (attribute.getName().equals("id")) {
 				continue;
 			}
-			boolean isAnOption = ConfigurableOptions.all().stream()
+			boolean isAnOption = OptionCatalog.all().stream()
 				.anyMatch((option) -> option.isSettableAt(Level.ANNOTATION)
-						&& OptionKeys.camelCase(option.key()).equals(attribute.getName()));
+						&& OptionSpellings.camelCase(option.key()).equals(attribute.getName()));
 			if (!isAnOption) {
-				problems.add(attribute.getName() + "() of @BatchListener: no option of ConfigurableOptions the"
+				problems.add(attribute.getName() + "() of @BatchListener: no option of OptionCatalog the"
 						+ " annotation may set has a key that reads '" + attribute.getName() + "' in camel case;"
 						+ " remove the attribute or add the ANNOTATION level to its option");
 			}
 		}
-		for (ContainerOption<?> option : ContainerOption.all()) {
-			if (option != ContainerOption.ID && option.isSettableAt(Level.ANNOTATION)
-					&& ConfigurableOptions.find(option.key()) == null) {
+		for (OptionDescriptor<?> option : OptionDescriptor.all()) {
+			if (option != OptionDescriptor.ID && option.isSettableAt(Level.ANNOTATION)
+					&& OptionCatalog.find(option.key()) == null) {
 				problems.add(option.key() + ": only the annotation may set it, so the starter never resolves it"
 						+ " (only the id is); let a property set it too");
 			}
@@ -159,9 +158,9 @@ class OptionSourcesTests {
 	void theMetadataFileGivesTheDefaultOfTheTableForEveryGlobalOption() {
 		Map<String, JsonNode> written = byName(metadata("additional-spring-configuration-metadata.json"), "properties");
 		List<String> toWrite = new ArrayList<>();
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
 			// The group's default is the application's name, found when the listener is resolved.
-			if (option.isSettableAt(Level.GLOBAL) && option != ContainerOption.GROUP) {
+			if (option.isSettableAt(Level.GLOBAL) && option != OptionDescriptor.GROUP) {
 				String name = "batch-consumer." + option.key();
 				Class<?> type = propertyClass(option);
 				String entry = metadataDefault(option, type);
@@ -182,9 +181,9 @@ class OptionSourcesTests {
 	void theMetadataFileNamesOnlyGlobalOptionsOfTheTable() {
 		List<String> stale = new ArrayList<>();
 		for (String name : byName(metadata("additional-spring-configuration-metadata.json"), "properties").keySet()) {
-			ContainerOption<?> option = name.startsWith("batch-consumer.")
-					? ConfigurableOptions.find(name.substring("batch-consumer.".length())) : null;
-			if (option == null || !option.isSettableAt(Level.GLOBAL) || option == ContainerOption.GROUP) {
+			OptionDescriptor<?> option = name.startsWith("batch-consumer.")
+					? OptionCatalog.find(name.substring("batch-consumer.".length())) : null;
+			if (option == null || !option.isSettableAt(Level.GLOBAL) || option == OptionDescriptor.GROUP) {
 				stale.add(name);
 			}
 		}
@@ -197,7 +196,7 @@ class OptionSourcesTests {
 		List<String> problems = new ArrayList<>();
 		for (Map.Entry<String, JsonNode> hint : byName(metadata("additional-spring-configuration-metadata.json"),
 				"hints").entrySet()) {
-			ContainerOption<?> option = ConfigurableOptions.find(hint.getKey().substring("batch-consumer.".length()));
+			OptionDescriptor<?> option = OptionCatalog.find(hint.getKey().substring("batch-consumer.".length()));
 			if (option != null && option.type().isEnum()) {
 				List<String> hinted = hint.getValue().path("values").values().stream()
 					.map((value) -> value.path("value").asString())
@@ -229,7 +228,7 @@ class OptionSourcesTests {
 	void theBuiltMetadataShowsEveryGlobalOptionWithItsTypeAndDescription() {
 		Map<String, JsonNode> built = byName(metadata("spring-configuration-metadata.json"), "properties");
 		List<String> problems = new ArrayList<>();
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
 			if (option.isSettableAt(Level.GLOBAL)) {
 				String name = "batch-consumer." + option.key();
 				JsonNode property = built.get(name);
@@ -253,25 +252,25 @@ class OptionSourcesTests {
 	}
 
 	/** The class that holds the option's field, or {@code null} (and a problem) when its group is missing. */
-	private static Class<?> ownerOf(ContainerOption<?> option, List<String> problems) {
+	private static Class<?> ownerOf(OptionDescriptor<?> option, List<String> problems) {
 		int dot = option.key().indexOf('.');
 		if (dot < 0) {
 			return ContainerProperties.class;
 		}
 		String group = option.key().substring(0, dot);
-		Field field = declaredField(ContainerProperties.class, OptionKeys.camelCase(group));
+		Field field = declaredField(ContainerProperties.class, OptionSpellings.camelCase(group));
 		if (field == null || !field.isAnnotationPresent(NestedConfigurationProperty.class)) {
-			String type = capitalized(OptionKeys.camelCase(group)) + "Properties";
+			String type = capitalized(OptionSpellings.camelCase(group)) + "Properties";
 			problems.add(option.key() + ": add the class " + type + " (the " + group + ".* options) and, to"
 					+ " ContainerProperties, `@NestedConfigurationProperty private final " + type + " "
-					+ OptionKeys.camelCase(group) + " = new " + type + "();` with its getter");
+					+ OptionSpellings.camelCase(group) + " = new " + type + "();` with its getter");
 			return null;
 		}
 		return field.getType();
 	}
 
 	/** What is missing or wrong of the field, getter and setter of an option in its class. */
-	private static List<String> propertyProblems(ContainerOption<?> option, Class<?> owner) {
+	private static List<String> propertyProblems(OptionDescriptor<?> option, Class<?> owner) {
 		if (owner == null) {
 			return List.of();
 		}
@@ -306,28 +305,28 @@ class OptionSourcesTests {
 
 	/** A problem when a property field is not an option of the table the given level may set. */
 	private static List<String> optionOf(Class<?> owner, Field field, String key, Level level) {
-		ContainerOption<?> option = ConfigurableOptions.find(key);
+		OptionDescriptor<?> option = OptionCatalog.find(key);
 		if (option == null || !option.isSettableAt(level)) {
 			return List.of(owner.getSimpleName() + "." + field.getName() + ": no option keyed '" + key
 					+ "' that the " + level.name().toLowerCase(Locale.ROOT) + " level may set; remove the"
-					+ " property or add its option to ConfigurableOptions");
+					+ " property or add its option to OptionCatalog");
 		}
 		return List.of();
 	}
 
 	/** The type of an option's property: an enum as text, bytes as a data size, a list of strings. */
-	private static String expectedType(ContainerOption<?> option) {
+	private static String expectedType(OptionDescriptor<?> option) {
 		return (option.type() == List.class) ? "java.util.List<java.lang.String>" : propertyClass(option).getName();
 	}
 
-	private static Class<?> propertyClass(ContainerOption<?> option) {
+	private static Class<?> propertyClass(OptionDescriptor<?> option) {
 		Class<?> type = option.type();
 		return type.isEnum() ? String.class : (type == Long.class) ? DataSize.class : type;
 	}
 
-	private static String fieldName(ContainerOption<?> option) {
+	private static String fieldName(OptionDescriptor<?> option) {
 		String key = option.key();
-		return OptionKeys.camelCase(key.substring(key.indexOf('.') + 1));
+		return OptionSpellings.camelCase(key.substring(key.indexOf('.') + 1));
 	}
 
 	private static Field declaredField(Class<?> type, String name) {
@@ -368,7 +367,7 @@ class OptionSourcesTests {
 	}
 
 	/** Whether the text, bound to the property's type, is the option's default. */
-	private static boolean bindsToTheDefault(ContainerOption<?> option, Class<?> type, String text) {
+	private static boolean bindsToTheDefault(OptionDescriptor<?> option, Class<?> type, String text) {
 		String unquoted = text.startsWith("\"") ? text.substring(1, text.length() - 1) : text;
 		try {
 			Object bound = ApplicationConversionService.getSharedInstance().convert(unquoted, type);
@@ -383,7 +382,7 @@ class OptionSourcesTests {
 	 * The default of an option as the metadata file writes it: {@code 10}, {@code true},
 	 * {@code "1s"}, {@code 0} for a zero duration, {@code "100MB"}, {@code "key"}.
 	 */
-	private static String metadataDefault(ContainerOption<?> option, Class<?> type) {
+	private static String metadataDefault(OptionDescriptor<?> option, Class<?> type) {
 		Object value = OptionTable.toProperty(option.defaultValue(), type);
 		if (value instanceof Duration duration) {
 			return duration.isZero() ? "0" : "\"" + DurationStyle.SIMPLE.print(duration) + "\"";

@@ -1,12 +1,11 @@
 package io.batchconsumer.spring.autoconfigure;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.BeanWrapperImpl;
 
-import io.batchconsumer.core.ConfigurableOptions;
-import io.batchconsumer.core.ContainerOption;
-import io.batchconsumer.core.ContainerOption.Level;
+import io.batchconsumer.core.options.OptionCatalog;
+import io.batchconsumer.core.options.OptionDescriptor.Level;
+import io.batchconsumer.core.options.OptionDescriptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,8 +19,8 @@ class OptionTableTests {
 	@Test
 	void theGlobalPropertiesStartAtTheDefaultsOfTheTable() {
 		BatchConsumerProperties properties = new BatchConsumerProperties();
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
-			if (option.isSettableAt(Level.GLOBAL) && option != ContainerOption.GROUP) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
+			if (option.isSettableAt(Level.GLOBAL) && option != OptionDescriptor.GROUP) {
 				assertThat((Object) option.convert(OptionTable.read(properties, option))).as(option.key())
 					.isEqualTo(option.defaultValue());
 			}
@@ -32,7 +31,7 @@ class OptionTableTests {
 	@Test
 	void aListenerStartsWithNothingSetAndHasAPropertyForEveryListenerOption() {
 		BatchConsumerProperties.Listener listener = new BatchConsumerProperties.Listener();
-		for (ContainerOption<?> option : ConfigurableOptions.all()) {
+		for (OptionDescriptor<?> option : OptionCatalog.all()) {
 			if (option.isSettableAt(Level.LISTENER)) {
 				assertThat(new BeanWrapperImpl(listener).isWritableProperty(OptionTable.path(option))).as(option.key())
 					.isTrue();

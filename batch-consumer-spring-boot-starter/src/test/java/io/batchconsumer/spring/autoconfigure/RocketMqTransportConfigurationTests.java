@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -12,9 +11,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.mock.env.MockEnvironment;
 
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.jdbc.JdbcTransport;
-import io.batchconsumer.core.rocketmq.RocketMqSettings;
-import io.batchconsumer.core.rocketmq.RocketMqTransport;
+import io.batchconsumer.jdbc.JdbcTransport;
+import io.batchconsumer.rocketmq.RocketMqSettings;
+import io.batchconsumer.rocketmq.RocketMqTransport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -5,9 +5,9 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -27,6 +27,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * failure analysis names the property, the file and line it was written on, and the reason, once.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("integration")
 class StartupFailureAnalysisTests {
 
 	@Test

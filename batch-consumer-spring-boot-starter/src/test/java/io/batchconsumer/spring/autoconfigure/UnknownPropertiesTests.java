@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -21,9 +21,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.StreamUtils;
 
-import io.batchconsumer.core.ConfigurableOptions;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.options.OptionCatalog;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
@@ -36,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (every default id, {@code <SimpleClassName>.<methodName>}) is a map key in brackets, and names
  * and suggestions say so. A real context on H2.
  */
+@Tag("integration")
 class UnknownPropertiesTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -142,7 +143,7 @@ class UnknownPropertiesTests {
 			Object value = property.get("defaultValue");
 			if (name.startsWith("batch-consumer.") && !name.equals("batch-consumer.listeners")) {
 				values.add(name + "=" + ((value != null) ? value : ("java.lang.Boolean".equals(property.get("type")) ? "false" : "x")));
-				if (value != null && ConfigurableOptions.find(name.substring("batch-consumer.".length())) != null) {
+				if (value != null && OptionCatalog.find(name.substring("batch-consumer.".length())) != null) {
 					values.add("batch-consumer.listeners.payments." + name.substring("batch-consumer.".length()) + "=" + value);
 				}
 			}

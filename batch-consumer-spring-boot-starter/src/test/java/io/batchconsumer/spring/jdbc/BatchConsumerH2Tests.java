@@ -9,8 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -20,11 +20,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.core.Transport;
-import io.batchconsumer.core.jdbc.JdbcTransport;
+import io.batchconsumer.core.spi.Transport;
+import io.batchconsumer.jdbc.JdbcTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 import io.batchconsumer.spring.testing.Event;
@@ -42,6 +42,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(properties = { "spring.application.name=h2-tests", "batch-consumer.retry.max-attempts=2",
 		"batch-consumer.retry.backoff=1ms", "batch-consumer.retry.max-backoff=5ms",
 		"batch-consumer.commit.interval=100ms", "batch-consumer.shutdown-timeout=10s" })
+@Tag("integration")
 class BatchConsumerH2Tests {
 
 	@Autowired
@@ -106,10 +107,10 @@ class BatchConsumerH2Tests {
 	}
 
 	private void assertCommittedUpToEnd(String topic) {
-		ContainerStats stats = this.registry.getContainer(topic).stats();
+		ContainerSnapshot stats = this.registry.getContainer(topic).stats();
 		String group = this.registry.getContainer(topic).options().group();
 		assertThat(stats.partitions()).isNotEmpty();
-		for (PartitionStats partition : stats.partitions()) {
+		for (PartitionSnapshot partition : stats.partitions()) {
 			Long end = this.jdbcTemplate.queryForObject(
 					"SELECT COALESCE(MAX(msg_offset) + 1, 0) FROM bc_message WHERE topic = ? AND queue_id = ?", Long.class,
 					topic, partition.partition().partition());

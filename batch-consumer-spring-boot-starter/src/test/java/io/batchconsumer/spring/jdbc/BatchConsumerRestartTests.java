@@ -7,9 +7,9 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -30,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * commit interval far longer than the test, only the final commit on shutdown can keep the next
  * run from receiving the same events again.
  */
+@Tag("integration")
 class BatchConsumerRestartTests {
 
 	@TempDir

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -21,7 +22,7 @@ import io.batchconsumer.core.DeadLetterPage;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.StoredDeadLetter;
-import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.testsupport.H2FileDatabase;
 
@@ -40,6 +41,7 @@ import static org.awaitility.Awaitility.await;
 		"batch-consumer.listeners.payments.retry.max-attempts=3",
 		"batch-consumer.listeners.payments.retry.levels=200ms",
 		"batch-consumer.listeners.payments.retry.blocking-limit=50ms" })
+@Tag("integration")
 class RetryQueueMetersH2Tests {
 
 	@Autowired

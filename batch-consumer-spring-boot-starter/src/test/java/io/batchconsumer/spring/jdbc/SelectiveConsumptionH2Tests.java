@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -23,7 +24,7 @@ import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.MessageFilter;
 import io.batchconsumer.core.OutgoingMessage;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -41,6 +42,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(properties = { "spring.application.name=selective-tests", "batch-consumer.commit.interval=50ms",
 		"batch-consumer.shutdown-timeout=10s", "batch-consumer.listeners.shipping.tags=shipped",
 		"batch-consumer.listeners.delayed.delay=1s" })
+@Tag("integration")
 class SelectiveConsumptionH2Tests {
 
 	private static final String[] TAGS = { "created", "paid", "shipped", "cancelled" };
@@ -78,7 +80,7 @@ class SelectiveConsumptionH2Tests {
 		sent.forEach((result) -> ends.merge(result.partition(), result.offset() + 1, Math::max));
 		for (String id : List.of("billing", "shipping")) {
 			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-				List<PartitionStats> partitions = this.registry.getContainer(id).stats().partitions();
+				List<PartitionSnapshot> partitions = this.registry.getContainer(id).stats().partitions();
 				assertThat(partitions).hasSize(ends.size());
 				assertThat(partitions).allSatisfy((p) -> assertThat(p.committedOffset())
 					.isEqualTo(ends.get(p.partition().partition())));

@@ -13,8 +13,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
@@ -26,8 +26,8 @@ import org.springframework.stereotype.Component;
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.core.Transport;
-import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.core.spi.Transport;
+import io.batchconsumer.kafka.KafkaTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.testing.Event;
 import io.batchconsumer.testsupport.SharedKafkaBroker;
@@ -45,6 +45,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(properties = { "spring.application.name=kafka-tests", "batch-consumer.transport=kafka",
 		"batch-consumer.commit.interval=100ms",
 		"batch-consumer.shutdown-timeout=10s" })
+@Tag("integration")
 class BatchConsumerKafkaTests {
 
 	private static final int EVENTS = 5_000;

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -18,8 +18,8 @@ import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.ContainerOption;
-import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.kafka.KafkaTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.EffectiveOption;
 import io.batchconsumer.spring.autoconfigure.EffectiveOptions;
@@ -47,6 +47,7 @@ import static org.awaitility.Awaitility.await;
 		"batch-consumer.listeners.set.flow-control.pull-threshold-for-queue=700",
 		"spring.config.import=optional:file:" + KafkaTransportDefaultsTests.FILE,
 		"spring.cloud.refresh.additional-property-sources-to-retain=Inlined Test Properties" })
+@Tag("integration")
 class KafkaTransportDefaultsTests {
 
 	static final String FILE = "target/kafka-transport-defaults-tests/refresh.properties";
@@ -92,7 +93,7 @@ class KafkaTransportDefaultsTests {
 				EffectiveOption.Source.DEFAULT, "batch-consumer.flow-control.max-span", "default of KafkaTransport"));
 		// The generic defaults stay where Kafka has none of its own.
 		assertThat(container.options().pullThresholdSizeForQueue())
-			.isEqualTo(ContainerOption.PULL_THRESHOLD_SIZE_FOR_QUEUE.defaultValue());
+			.isEqualTo(OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_QUEUE.defaultValue());
 		EffectiveOption size = shown.get("flow-control.pull-threshold-size-for-queue");
 		assertThat(size.source()).isEqualTo(EffectiveOption.Source.DEFAULT);
 		assertThat(size.origin()).isNull();

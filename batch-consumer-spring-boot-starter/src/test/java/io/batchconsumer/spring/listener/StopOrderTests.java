@@ -9,9 +9,9 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.ContainerState;
+import io.batchconsumer.core.LifecyclePhase;
 import io.batchconsumer.spring.annotation.BatchListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * Boot's readiness refuses traffic from the start of the close) while liveness stays UP
  * (docs/listeners.md, "Stop order").
  */
+@Tag("integration")
 class StopOrderTests {
 
 	@TempDir
@@ -53,7 +54,7 @@ class StopOrderTests {
 		closer.start();
 		// The registry's own isRunning() waits for its stop; the container's snapshot does not.
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> registry.getContainer("held").stats().state() == ContainerState.STOPPING);
+			.until(() -> registry.getContainer("held").stats().state() == LifecyclePhase.STOPPING);
 		assertThat(closer.isAlive()).as("the container is still draining the held slice").isTrue();
 		HttpResponse<String> liveness = get(port, "/actuator/health/liveness");
 		assertThat(liveness.statusCode()).as("served during the drain: " + liveness.body()).isEqualTo(200);

@@ -10,8 +10,8 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -40,6 +40,7 @@ import static org.awaitility.Awaitility.await;
 		"batch-consumer.listeners.held.pull-batch-size=10",
 		"batch-consumer.listeners.poison.group=poison",
 		"batch-consumer.listeners.plain.group=plain" })
+@Tag("integration")
 class MetersFromTheFirstSecondH2Tests {
 
 	/** Every meter docs/metrics.md documents. */

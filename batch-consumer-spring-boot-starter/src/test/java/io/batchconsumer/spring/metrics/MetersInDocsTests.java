@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -40,6 +40,7 @@ import static org.awaitility.Awaitility.await;
 @H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=docs-meters", "batch-consumer.jdbc.queues-per-topic=1",
 		"batch-consumer.shutdown-timeout=2s", "batch-consumer.listeners.docs-eo.processing=exactly-once" })
+@Tag("integration")
 class MetersInDocsTests {
 
 	private static final Path DOCS = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("docs");

@@ -1,5 +1,6 @@
 package io.batchconsumer.spring.observation;
 
+import org.junit.jupiter.api.Tag;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -11,6 +12,7 @@ import io.batchconsumer.testsupport.H2FileDatabase;
  */
 @H2FileDatabase
 @SpringBootTest(classes = SliceTracingTests.TestApplication.class, properties = "batch-consumer.jdbc.queues-per-topic=1")
+@Tag("integration")
 class SliceTracingH2Tests extends SliceTracingTests {
 
 	@DynamicPropertySource

@@ -1,5 +1,6 @@
 package io.batchconsumer.spring.observation;
 
+import org.junit.jupiter.api.Tag;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -13,6 +14,7 @@ import io.batchconsumer.testsupport.SharedKafkaBroker;
 @SharedKafkaBroker(partitions = 1, topics = { "batch", "single", "each" })
 @SpringBootTest(classes = SliceTracingTests.TestApplication.class,
 		properties = { "batch-consumer.transport=kafka", "spring.kafka.consumer.auto-offset-reset=earliest" })
+@Tag("integration")
 class SliceTracingKafkaTests extends SliceTracingTests {
 
 	@DynamicPropertySource

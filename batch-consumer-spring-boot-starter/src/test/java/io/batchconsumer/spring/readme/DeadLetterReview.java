@@ -9,7 +9,7 @@ import io.batchconsumer.core.DeadLetterPage;
 import io.batchconsumer.core.DeadLetters;
 import io.batchconsumer.core.ReplayResult;
 import io.batchconsumer.core.StoredDeadLetter;
-import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.spi.Transport;
 
 @Component
 class DeadLetterReview {

@@ -5,21 +5,20 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-
 import javax.sql.DataSource;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.DeadLetterSink;
-import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.TopicPartition;
-import io.batchconsumer.core.Transport;
-import io.batchconsumer.core.jdbc.JdbcSettings;
-import io.batchconsumer.core.jdbc.JdbcTransport;
+import io.batchconsumer.core.spi.DeadLetterSink;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.core.testing.InMemoryBroker;
 import io.batchconsumer.core.testing.ObservedSource;
 import io.batchconsumer.core.testing.ProcessingGuarantee;
+import io.batchconsumer.jdbc.JdbcSettings;
+import io.batchconsumer.jdbc.JdbcTransport;
 
 /**
  * A real {@link JdbcTransport} whose sources are shown to a {@link ProcessingGuarantee} (the checker

@@ -9,15 +9,14 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -31,12 +30,12 @@ import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.ContainerOption;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SliceListener;
-import io.batchconsumer.core.Transport;
 import io.batchconsumer.core.Tuning;
+import io.batchconsumer.core.options.OptionDescriptor;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.EffectiveOption;
 import io.batchconsumer.spring.autoconfigure.EffectiveOptions;
@@ -65,6 +64,7 @@ import static org.awaitility.Awaitility.await;
 		"spring.config.import=optional:file:" + RefreshTuningH2Tests.FILE,
 		// The refresh reloads config data in a copy of the environment that has only the standard sources and these.
 		"spring.cloud.refresh.additional-property-sources-to-retain=Inlined Test Properties" })
+@Tag("integration")
 class RefreshTuningH2Tests {
 
 	static final String FILE = "target/refresh-tuning-tests/refresh.properties";
@@ -214,7 +214,7 @@ class RefreshTuningH2Tests {
 		this.transport.guarantee().assertNoViolations();
 	}
 
-	private static ContainerOption<?> option(String key) {
+	private static OptionDescriptor<?> option(String key) {
 		return Tuning.OPTIONS.stream().filter((option) -> option.key().equals(key)).findFirst().orElseThrow();
 	}
 

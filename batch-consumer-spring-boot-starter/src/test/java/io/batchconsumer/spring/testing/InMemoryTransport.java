@@ -10,12 +10,12 @@ import java.util.function.Function;
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetter;
-import io.batchconsumer.core.DeadLetterSink;
-import io.batchconsumer.core.MessageSource;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.TopicPartition;
-import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.spi.DeadLetterSink;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.core.testing.InMemoryBroker;
 import io.batchconsumer.core.testing.InMemorySource;
 

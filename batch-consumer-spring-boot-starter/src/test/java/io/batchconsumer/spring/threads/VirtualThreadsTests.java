@@ -7,10 +7,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -36,6 +36,7 @@ import static org.awaitility.Awaitility.await;
 		"batch-consumer.jdbc.queues-per-topic=1", "batch-consumer.shutdown-timeout=2s",
 		"batch-consumer.listeners.slow.thread-size=3", "batch-consumer.listeners.slow.consumer-batch-size=1",
 		"batch-consumer.listeners.slow.ordering=unordered" })
+@Tag("integration")
 class VirtualThreadsTests {
 
 	@Autowired

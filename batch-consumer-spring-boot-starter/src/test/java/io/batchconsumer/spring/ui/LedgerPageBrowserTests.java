@@ -12,6 +12,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -24,12 +25,11 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
@@ -61,6 +61,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"batch-consumer.listeners.orders.pull-batch-size=20", "batch-consumer.listeners.orders.ordering=unordered",
 				"batch-consumer.listeners.orders.flow-control.max-span=60",
 				"batch-consumer.listeners.payments.group=payments", "batch-consumer.listeners.payments.thread-size=4" })
+@Tag("integration")
 class LedgerPageBrowserTests {
 
 	static final Path CHROMIUM = Path.of("/usr/bin/chromium");

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -29,9 +28,9 @@ import io.batchconsumer.core.exactlyonce.CompletionTable;
 import io.batchconsumer.core.exactlyonce.DeliveryTransaction;
 import io.batchconsumer.core.exactlyonce.ExactlyOnce;
 import io.batchconsumer.core.exactlyonce.JdbcDeliveryTransaction;
-import io.batchconsumer.core.jdbc.JdbcSettings;
-import io.batchconsumer.core.jdbc.JdbcTransport;
-import io.batchconsumer.core.jdbc.SchemaInitialization;
+import io.batchconsumer.jdbc.JdbcSettings;
+import io.batchconsumer.jdbc.JdbcTransport;
+import io.batchconsumer.jdbc.SchemaInitialization;
 
 /**
  * Scenario {@value #SCENARIO} of the {@link BenchmarkRunner}: exactly-once against at-least-once on

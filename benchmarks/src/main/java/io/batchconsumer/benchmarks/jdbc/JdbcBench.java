@@ -20,9 +20,9 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SendResult;
-import io.batchconsumer.core.jdbc.JdbcSettings;
-import io.batchconsumer.core.jdbc.JdbcTransport;
-import io.batchconsumer.core.jdbc.SchemaInitialization;
+import io.batchconsumer.jdbc.JdbcSettings;
+import io.batchconsumer.jdbc.JdbcTransport;
+import io.batchconsumer.jdbc.SchemaInitialization;
 
 /**
  * Scenario 4: on an H2 file database and on embedded PostgreSQL, ours sends the records with

@@ -29,9 +29,9 @@ import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
-import io.batchconsumer.core.jdbc.JdbcSettings;
-import io.batchconsumer.core.jdbc.JdbcTransport;
-import io.batchconsumer.core.jdbc.SchemaInitialization;
+import io.batchconsumer.jdbc.JdbcSettings;
+import io.batchconsumer.jdbc.JdbcTransport;
+import io.batchconsumer.jdbc.SchemaInitialization;
 
 /**
  * Scenario 10, JDBC end to end: producers and consumers run at the same time (the table starts

@@ -11,7 +11,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
-import io.batchconsumer.core.batch.BatchLedger;
+import io.batchconsumer.core.internal.BatchLedger;
 
 /**
  * One batch's life in the ledger: open it, complete its slices (last first, so the batch finishes

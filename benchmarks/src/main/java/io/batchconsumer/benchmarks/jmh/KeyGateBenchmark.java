@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
-import io.batchconsumer.core.batch.KeyGate;
+import io.batchconsumer.core.internal.KeyGate;
 
 /**
  * The key gate under a steady flow: {@code inFlight} slices hold keys; each operation lets the

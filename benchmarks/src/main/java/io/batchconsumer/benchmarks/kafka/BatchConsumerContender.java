@@ -13,12 +13,12 @@ import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerObserver;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.ContainerSnapshot;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
-import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.kafka.KafkaTransport;
 
 /**
  * Ours: a {@link BatchContainer} on the {@link KafkaTransport} with the scenario's threads, slice
@@ -134,8 +134,8 @@ final class BatchConsumerContender implements Contender {
 			return BatchResult.success();
 		};
 		OwnerThread owner = new OwnerThread();
-		BatchContainer container = new BatchContainer(options, this.transport.createSource(options), listener,
-				this.transport.deadLetterSink(options), owner);
+		BatchContainer container = BatchContainer.builder(options, this.transport.createSource(options), listener,
+				this.transport.deadLetterSink(options)).observer(owner).build();
 		container.start();
 		return new Running() {
 
@@ -146,7 +146,7 @@ final class BatchConsumerContender implements Contender {
 
 			@Override
 			public String note() {
-				ContainerStats stats = container.stats();
+				ContainerSnapshot stats = container.stats();
 				String prefix = "batch-consumer-" + group + "-";
 				return ThreadCpu.perRecord("owner", ThreadCpu.nanos(prefix, "-poll"), scenario.records()) + ", "
 						+ ThreadCpu.perRecord("workers", ThreadCpu.nanos(prefix + "worker", ""), scenario.records())

@@ -23,7 +23,7 @@ import io.batchconsumer.benchmarks.Tally;
 import io.batchconsumer.benchmarks.ThreadCpu;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
-import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.kafka.KafkaTransport;
 
 /**
  * Runs the Kafka scenarios: fills a scenario's topic once, gives every contender one warm-up run,

@@ -17,7 +17,7 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.WorkerThreads;
-import io.batchconsumer.core.kafka.KafkaTransport;
+import io.batchconsumer.kafka.KafkaTransport;
 
 /**
  * Platform versus virtual worker threads in the I/O-bound scenario (one partition, every record
@@ -108,14 +108,14 @@ public final class VirtualThreadsBench {
 			.commitInterval(Duration.ofSeconds(1))
 			.build();
 		Tally tally = new Tally(scenario.records(), scenario.partitions());
-		BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
+		BatchContainer container = BatchContainer.builder(options, transport.createSource(options), (slice) -> {
 			for (Message<byte[]> message : slice) {
 				long index = Records.index(message.payload());
 				scenario.work().perform(index);
 				tally.processed(index);
 			}
 			return BatchResult.success();
-		}, transport.deadLetterSink(options), ContainerObserver.NONE, kind);
+		}, transport.deadLetterSink(options)).filter(kind).build();
 		container.start();
 		try {
 			if (!tally.await(Duration.ofMinutes(5))) {

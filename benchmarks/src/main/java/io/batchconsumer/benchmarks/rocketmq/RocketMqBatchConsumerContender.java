@@ -9,10 +9,10 @@ import io.batchconsumer.benchmarks.kafka.Contender;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
-import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.ContainerSnapshot;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
-import io.batchconsumer.core.rocketmq.RocketMqTransport;
+import io.batchconsumer.rocketmq.RocketMqTransport;
 
 /**
  * Ours on the RocketMQ transport, with the options of the Kafka scenarios (the scenario's threads,
@@ -66,7 +66,7 @@ final class RocketMqBatchConsumerContender implements Contender {
 
 			@Override
 			public String note() {
-				ContainerStats stats = container.stats();
+				ContainerSnapshot stats = container.stats();
 				return String.format("flow control stopped fetching %,d times; %,d commits",
 						stats.flowControlCount() + stats.flowControlSize() + stats.flowControlSpan(),
 						stats.commitsSucceeded());

@@ -15,8 +15,8 @@ import io.batchconsumer.benchmarks.Scenario;
 import io.batchconsumer.benchmarks.Tally;
 import io.batchconsumer.benchmarks.kafka.Contender;
 import io.batchconsumer.core.Ordering;
-import io.batchconsumer.core.rocketmq.RocketMqSettings;
-import io.batchconsumer.core.rocketmq.RocketMqTransport;
+import io.batchconsumer.rocketmq.RocketMqSettings;
+import io.batchconsumer.rocketmq.RocketMqTransport;
 
 /**
  * Runs the RocketMQ scenarios (6: zero work, 7: one queue 0–5 ms, 8: skew — the Kafka scenarios

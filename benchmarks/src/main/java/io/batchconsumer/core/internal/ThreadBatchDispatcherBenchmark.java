@@ -69,7 +69,7 @@ public class ThreadBatchDispatcherBenchmark {
 		}
 		this.partitions = assigned.all();
 		SliceRunner runner = new SliceRunner(options, (slice) -> BatchResult.success(), (deadLetter) -> {
-		}, ContainerObserver.NONE, new ContainerStatus("jmh", this.threads));
+		}, ContainerObserver.NONE, new PublishedState("jmh", this.threads));
 		this.dispatcher = new ThreadBatchDispatcher(options, assigned, runner, Runnable::run, this.mailbox::add,
 				new MessageSelector("jmh", io.batchconsumer.core.TagExpression.parse("*"), null, new Counters()),
 				new DueGate(java.time.Duration.ZERO, java.time.Clock.systemUTC()), new Counters());

@@ -10,7 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
-import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
 import io.batchconsumer.spring.autoconfigure.EffectiveOptions;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;

@@ -8,9 +8,9 @@ import java.util.TreeMap;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.BatchStats;
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.BatchSnapshot;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.spring.autoconfigure.EffectiveOption;
 
 /**
@@ -49,7 +49,7 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 	 * @return its descriptor
 	 */
 	static ContainerDescriptor of(BatchContainer container, Map<String, EffectiveOption> options) {
-		ContainerStats stats = container.stats();
+		ContainerSnapshot stats = container.stats();
 		return new ContainerDescriptor(container.id(), stats.state().name(), container.isRunning(),
 				container.options().group(), container.options().topics(), stats.threadSize(), stats.busyThreads(),
 				stats.backlog(), stats.backlogBytes(), stats.commitLag(), stats.openBatches(),
@@ -76,15 +76,15 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 	 * @param pausedByUser whether an operator paused it (or the whole container)
 	 * @param flowControlReason why flow control stopped fetching it ({@code count}, {@code size},
 	 *        {@code span}, {@code container-count}, {@code container-size}), or {@code null}
-	 * @param batches the oldest open thread batches (at most {@value PartitionStats#MAX_BATCHES}) with
+	 * @param batches the oldest open thread batches (at most {@value PartitionSnapshot#MAX_BATCHES}) with
 	 *        the state of each slice; the first holds the watermark
 	 */
 	public record PartitionDescriptor(String topic, int partition, long epoch, long fetchedOffset, long committedOffset,
 			long endOffset, int buffered, long backlog, long backlogBytes, long commitLag, int openBatches,
 			long oldestOpenBatchAgeMillis, boolean pausedByFlowControl, boolean pausedByUser, String flowControlReason,
-			List<BatchStats> batches) {
+			List<BatchSnapshot> batches) {
 
-		static PartitionDescriptor of(PartitionStats stats) {
+		static PartitionDescriptor of(PartitionSnapshot stats) {
 			return new PartitionDescriptor(stats.partition().topic(), stats.partition().partition(), stats.epoch(),
 					stats.fetchedOffset(), stats.committedOffset(), stats.endOffset(), stats.buffered(), stats.backlog(),
 					stats.backlogBytes(), stats.commitLag(), stats.openBatches(), stats.oldestOpenBatchAgeMillis(),
@@ -132,7 +132,7 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, 0, 0);
 		}
 
-		static Counters of(ContainerStats stats) {
+		static Counters of(ContainerSnapshot stats) {
 			return new Counters(stats.flowControlCount(), stats.flowControlSize(), stats.flowControlSpan(),
 					stats.messagesSucceeded(), stats.messagesRetried(), stats.messagesDeadLettered(),
 					stats.messagesSkipped(), stats.commitsSucceeded(), stats.commitsFailed(), stats.batchesOpened(),

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -21,7 +20,7 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetterPage;
 import io.batchconsumer.core.DeadLetters;
 import io.batchconsumer.core.ReplayResult;
-import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**

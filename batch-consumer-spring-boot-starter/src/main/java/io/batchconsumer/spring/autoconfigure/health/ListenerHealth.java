@@ -5,9 +5,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.batchconsumer.core.ContainerState;
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.LifecyclePhase;
+import io.batchconsumer.core.PartitionSnapshot;
 
 /**
  * The health of one listener, decided from its container's statistics snapshot.
@@ -34,7 +34,7 @@ record ListenerHealth(boolean up, Map<String, Object> details) {
 	 * @param nowMillis the current time (epoch millis)
 	 * @return the health
 	 */
-	static ListenerHealth of(ContainerStats stats, Duration stallTimeout, long nowMillis) {
+	static ListenerHealth of(ContainerSnapshot stats, Duration stallTimeout, long nowMillis) {
 		long sinceProgress = Math.max(0, nowMillis - stats.lastCommitProgressMillis());
 		boolean paused = isPaused(stats);
 		String problem = problem(stats, paused, sinceProgress, stallTimeout.toMillis());
@@ -58,8 +58,8 @@ record ListenerHealth(boolean up, Map<String, Object> details) {
 		return new ListenerHealth(problem == null, Collections.unmodifiableMap(details));
 	}
 
-	private static String problem(ContainerStats stats, boolean paused, long sinceProgress, long stallMillis) {
-		if (stats.state() == ContainerState.FAILED) {
+	private static String problem(ContainerSnapshot stats, boolean paused, long sinceProgress, long stallMillis) {
+		if (stats.state() == LifecyclePhase.FAILED) {
 			return "the container failed and consumes no more until restarted";
 		}
 		if (stats.fatalError() != null) {
@@ -68,18 +68,18 @@ record ListenerHealth(boolean up, Map<String, Object> details) {
 		if (stats.sourceError() != null) {
 			return "cannot reach its source";
 		}
-		long oldestBatch = stats.partitions().stream().mapToLong(PartitionStats::oldestOpenBatchAgeMillis).max().orElse(0);
+		long oldestBatch = stats.partitions().stream().mapToLong(PartitionSnapshot::oldestOpenBatchAgeMillis).max().orElse(0);
 		if (!paused && stats.backlog() > 0 && sinceProgress >= stallMillis && oldestBatch >= stallMillis) {
 			return "stalled: a backlog of " + stats.backlog() + " and no commit progress for " + sinceProgress + " ms";
 		}
 		return null;
 	}
 
-	private static boolean isPaused(ContainerStats stats) {
-		if (stats.state() == ContainerState.PAUSED) {
+	private static boolean isPaused(ContainerSnapshot stats) {
+		if (stats.state() == LifecyclePhase.PAUSED) {
 			return true;
 		}
-		return !stats.partitions().isEmpty() && stats.partitions().stream().allMatch(PartitionStats::pausedByUser);
+		return !stats.partitions().isEmpty() && stats.partitions().stream().allMatch(PartitionSnapshot::pausedByUser);
 	}
 
 }

@@ -18,12 +18,11 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.context.SmartLifecycle;
 
 import io.batchconsumer.core.ContainerObserver;
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.spring.autoconfigure.ContainerObserverFactory;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -129,10 +128,10 @@ public final class BatchConsumerMeters implements SmartLifecycle, ContainerObser
 			ListenerStats stats = this.listeners.computeIfAbsent(id, this.binder::bindListener);
 			// A snapshot is up to 100 ms old: for an observed listener it would undo the latest events.
 			if (this.perPartition && !this.observed.contains(id)) {
-				ContainerStats snapshot = stats.latest();
+				ContainerSnapshot snapshot = stats.latest();
 				Set<TopicPartition> assigned = (snapshot != null) ? snapshot.partitions()
 					.stream()
-					.map(PartitionStats::partition)
+					.map(PartitionSnapshot::partition)
 					.collect(Collectors.toSet()) : Set.of();
 				Set<TopicPartition> bound = this.boundPartitions.computeIfAbsent(id, (key) -> new HashSet<>());
 				removeUnassigned(id, assigned);

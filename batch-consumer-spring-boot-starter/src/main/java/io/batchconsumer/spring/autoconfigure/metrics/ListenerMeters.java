@@ -12,8 +12,8 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
@@ -51,38 +51,38 @@ final class ListenerMeters {
 		ListenerStats stats = new ListenerStats(id, this.containers);
 		Tags tags = Tags.of(LISTENER, id);
 		counter("batch.consumer.flow.control", "Times fetching a partition stopped because of flow control", stats,
-				tags.and(REASON, "count"), ContainerStats::flowControlCount);
+				tags.and(REASON, "count"), ContainerSnapshot::flowControlCount);
 		counter("batch.consumer.flow.control", "Times fetching a partition stopped because of flow control", stats,
-				tags.and(REASON, "size"), ContainerStats::flowControlSize);
+				tags.and(REASON, "size"), ContainerSnapshot::flowControlSize);
 		counter("batch.consumer.flow.control", "Times fetching a partition stopped because of flow control", stats,
-				tags.and(REASON, "span"), ContainerStats::flowControlSpan);
+				tags.and(REASON, "span"), ContainerSnapshot::flowControlSpan);
 		String messages = "Messages by how their processing ended";
 		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "success"),
-				ContainerStats::messagesSucceeded);
-		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "retry"), ContainerStats::messagesRetried);
+				ContainerSnapshot::messagesSucceeded);
+		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "retry"), ContainerSnapshot::messagesRetried);
 		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "dead-letter"),
-				ContainerStats::messagesDeadLettered);
+				ContainerSnapshot::messagesDeadLettered);
 		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "skipped"),
-				ContainerStats::messagesSkipped);
+				ContainerSnapshot::messagesSkipped);
 		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "filtered"),
-				ContainerStats::messagesFiltered);
+				ContainerSnapshot::messagesFiltered);
 		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "retry-queue"),
-				ContainerStats::messagesQueuedForRetry);
+				ContainerSnapshot::messagesQueuedForRetry);
 		counter("batch.consumer.messages", messages, stats, tags.and(OUTCOME, "completed-before"),
-				ContainerStats::messagesCompletedBefore);
+				ContainerSnapshot::messagesCompletedBefore);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "success"),
-				ContainerStats::commitsSucceeded);
+				ContainerSnapshot::commitsSucceeded);
 		counter("batch.consumer.commits", "Commits of positions by outcome", stats, tags.and(OUTCOME, "failure"),
-				ContainerStats::commitsFailed);
+				ContainerSnapshot::commitsFailed);
 		String batches = "Thread batches handed to workers: as formed (cut), or whole because the owner thread was the bound";
 		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "cut"),
 				(c) -> c.batchesOpened() - c.batchesWhole());
-		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "whole"), ContainerStats::batchesWhole);
+		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "whole"), ContainerSnapshot::batchesWhole);
 		String paused = "Assigned partitions that are not fetched";
 		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "user"),
-				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionStats::pausedByUser).count()), stats);
+				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionSnapshot::pausedByUser).count()), stats);
 		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "flow-control"),
-				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionStats::pausedByFlowControl).count()),
+				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionSnapshot::pausedByFlowControl).count()),
 				stats);
 		if (!this.perPartition) {
 			bindSums(stats, tags);
@@ -92,30 +92,30 @@ final class ListenerMeters {
 	}
 
 	private void bindSums(ListenerStats stats, Tags tags) {
-		gauge("batch.consumer.backlog", Descriptions.BACKLOG, null, tags, (s) -> s.container(ContainerStats::backlog),
+		gauge("batch.consumer.backlog", Descriptions.BACKLOG, null, tags, (s) -> s.container(ContainerSnapshot::backlog),
 				stats);
 		gauge("batch.consumer.backlog.bytes", Descriptions.BACKLOG_BYTES, BaseUnits.BYTES, tags,
-				(s) -> s.container(ContainerStats::backlogBytes), stats);
+				(s) -> s.container(ContainerSnapshot::backlogBytes), stats);
 		gauge("batch.consumer.thread.batches.open", Descriptions.OPEN_BATCHES, null, tags,
-				(s) -> s.container(ContainerStats::openBatches), stats);
+				(s) -> s.container(ContainerSnapshot::openBatches), stats);
 		gauge("batch.consumer.commit.lag", Descriptions.COMMIT_LAG, null, tags,
-				(s) -> s.container(ContainerStats::commitLag), stats);
+				(s) -> s.container(ContainerSnapshot::commitLag), stats);
 	}
 
 	void bindPartition(String id, ListenerStats stats, TopicPartition partition) {
 		Tags tags = Tags.of(LISTENER, id, TOPIC, partition.topic(), PARTITION, Integer.toString(partition.partition()));
 		gauge("batch.consumer.backlog", Descriptions.BACKLOG, null, tags,
-				(s) -> s.partition(partition, PartitionStats::backlog), stats);
+				(s) -> s.partition(partition, PartitionSnapshot::backlog), stats);
 		gauge("batch.consumer.backlog.bytes", Descriptions.BACKLOG_BYTES, BaseUnits.BYTES, tags,
-				(s) -> s.partition(partition, PartitionStats::backlogBytes), stats);
+				(s) -> s.partition(partition, PartitionSnapshot::backlogBytes), stats);
 		gauge("batch.consumer.thread.batches.open", Descriptions.OPEN_BATCHES, null, tags,
-				(s) -> s.partition(partition, PartitionStats::openBatches), stats);
+				(s) -> s.partition(partition, PartitionSnapshot::openBatches), stats);
 		gauge("batch.consumer.commit.lag", Descriptions.COMMIT_LAG, null, tags,
-				(s) -> s.partition(partition, PartitionStats::commitLag), stats);
+				(s) -> s.partition(partition, PartitionSnapshot::commitLag), stats);
 	}
 
 	private void counter(String name, String description, ListenerStats stats, Tags tags,
-			ToLongFunction<ContainerStats> counter) {
+			ToLongFunction<ContainerSnapshot> counter) {
 		FunctionCounter.builder(name, stats, (s) -> s.count(counter))
 			.description(description)
 			.tags(tags)

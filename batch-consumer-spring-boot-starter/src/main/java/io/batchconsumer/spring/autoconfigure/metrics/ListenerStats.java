@@ -8,14 +8,14 @@ import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.ContainerState;
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.LifecyclePhase;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**
- * What the meters of one listener read: the latest {@link ContainerStats} snapshot of its current
+ * What the meters of one listener read: the latest {@link ContainerSnapshot} snapshot of its current
  * container, indexed by partition and kept for {@link #MAX_AGE_NANOS} so that one scrape of many
  * per-partition gauges takes one snapshot, not one per gauge.
  *
@@ -37,12 +37,12 @@ final class ListenerStats {
 
 	private BatchContainer container;
 
-	private ContainerStats current;
+	private ContainerSnapshot current;
 
 	/** Counters of the containers this listener had before {@link #container}. */
-	private ContainerStats retired;
+	private ContainerSnapshot retired;
 
-	private Map<TopicPartition, PartitionStats> partitions = Map.of();
+	private Map<TopicPartition, PartitionSnapshot> partitions = Map.of();
 
 	private long readNanos;
 
@@ -58,7 +58,7 @@ final class ListenerStats {
 	 * The snapshot the container published last, read now rather than from the cache.
 	 * @return the snapshot, or {@code null} when the listener has no container
 	 */
-	synchronized ContainerStats latest() {
+	synchronized ContainerSnapshot latest() {
 		read(System.nanoTime());
 		return this.current;
 	}
@@ -69,9 +69,9 @@ final class ListenerStats {
 	 * @param value what to read of it
 	 * @return the value, or {@link Double#NaN} while the partition is not assigned
 	 */
-	synchronized double partition(TopicPartition partition, ToDoubleFunction<PartitionStats> value) {
+	synchronized double partition(TopicPartition partition, ToDoubleFunction<PartitionSnapshot> value) {
 		refreshIfStale();
-		PartitionStats stats = this.partitions.get(partition);
+		PartitionSnapshot stats = this.partitions.get(partition);
 		return (stats != null) ? value.applyAsDouble(stats) : Double.NaN;
 	}
 
@@ -80,7 +80,7 @@ final class ListenerStats {
 	 * @param value what to read of it
 	 * @return the value, or {@link Double#NaN} when the listener has no container
 	 */
-	synchronized double container(ToDoubleFunction<ContainerStats> value) {
+	synchronized double container(ToDoubleFunction<ContainerSnapshot> value) {
 		refreshIfStale();
 		return (this.current != null) ? value.applyAsDouble(this.current) : Double.NaN;
 	}
@@ -90,7 +90,7 @@ final class ListenerStats {
 	 * @param counter the counter of a snapshot
 	 * @return the count, never decreasing
 	 */
-	synchronized double count(ToLongFunction<ContainerStats> counter) {
+	synchronized double count(ToLongFunction<ContainerSnapshot> counter) {
 		refreshIfStale();
 		long now = (this.current != null) ? counter.applyAsLong(this.current) : 0;
 		return counter.applyAsLong(this.retired) + now;
@@ -110,7 +110,7 @@ final class ListenerStats {
 		}
 		this.container = latest;
 		this.current = (latest != null) ? latest.stats() : null;
-		Map<TopicPartition, PartitionStats> byPartition = new HashMap<>();
+		Map<TopicPartition, PartitionSnapshot> byPartition = new HashMap<>();
 		if (this.current != null) {
 			this.current.partitions().forEach((stats) -> byPartition.put(stats.partition(), stats));
 		}
@@ -119,12 +119,12 @@ final class ListenerStats {
 		this.read = true;
 	}
 
-	private static ContainerStats zero(String id) {
-		return new ContainerStats(id, ContainerState.CREATED, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
+	private static ContainerSnapshot zero(String id) {
+		return new ContainerSnapshot(id, LifecyclePhase.CREATED, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
 	}
 
-	private static ContainerStats plus(ContainerStats a, ContainerStats b) {
-		return new ContainerStats(a.id(), a.state(), List.of(), 0, 0, a.flowControlCount() + b.flowControlCount(),
+	private static ContainerSnapshot plus(ContainerSnapshot a, ContainerSnapshot b) {
+		return new ContainerSnapshot(a.id(), a.state(), List.of(), 0, 0, a.flowControlCount() + b.flowControlCount(),
 				a.flowControlSize() + b.flowControlSize(), a.flowControlSpan() + b.flowControlSpan(),
 				a.messagesSucceeded() + b.messagesSucceeded(), a.messagesRetried() + b.messagesRetried(),
 				a.messagesDeadLettered() + b.messagesDeadLettered(), a.messagesSkipped() + b.messagesSkipped(),

@@ -3,7 +3,6 @@ package io.batchconsumer.spring.autoconfigure.observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
-
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -18,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.Transport;
+import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
 import io.batchconsumer.spring.autoconfigure.SliceListenerDecorator;
 

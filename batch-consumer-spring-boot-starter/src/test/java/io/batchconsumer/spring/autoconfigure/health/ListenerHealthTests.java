@@ -5,9 +5,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.batchconsumer.core.ContainerState;
-import io.batchconsumer.core.ContainerStats;
-import io.batchconsumer.core.PartitionStats;
+import io.batchconsumer.core.ContainerSnapshot;
+import io.batchconsumer.core.LifecyclePhase;
+import io.batchconsumer.core.PartitionSnapshot;
 import io.batchconsumer.core.TopicPartition;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,7 +23,7 @@ class ListenerHealthTests {
 
 	@Test
 	void aRunningListenerThatCommitsIsUpWithItsDetails() {
-		ListenerHealth health = ListenerHealth.of(stats(ContainerState.RUNNING, NOW - 500, null,
+		ListenerHealth health = ListenerHealth.of(stats(LifecyclePhase.RUNNING, NOW - 500, null,
 				partition(0, 12, 30_000, false)), STALL, NOW);
 		assertThat(health.up()).isTrue();
 		assertThat(health.details()).containsEntry("status", "UP")
@@ -38,14 +38,14 @@ class ListenerHealthTests {
 
 	@Test
 	void aFailedContainerIsDown() {
-		ListenerHealth health = ListenerHealth.of(stats(ContainerState.FAILED, NOW, null), STALL, NOW);
+		ListenerHealth health = ListenerHealth.of(stats(LifecyclePhase.FAILED, NOW, null), STALL, NOW);
 		assertThat(health.up()).isFalse();
 		assertThat(health.details()).containsEntry("status", "DOWN").containsKey("reason");
 	}
 
 	@Test
 	void aListenerThatCannotReachItsSourceIsDownAndShowsTheError() {
-		ListenerHealth health = ListenerHealth.of(stats(ContainerState.RUNNING, NOW, "SQLException: refused"), STALL,
+		ListenerHealth health = ListenerHealth.of(stats(LifecyclePhase.RUNNING, NOW, "SQLException: refused"), STALL,
 				NOW);
 		assertThat(health.up()).isFalse();
 		assertThat(health.details()).containsEntry("sourceError", "SQLException: refused")
@@ -54,8 +54,8 @@ class ListenerHealthTests {
 
 	@Test
 	void aContainerWhoseWorkerMetAVirtualMachineErrorIsDownAndShowsTheError() {
-		ContainerStats ok = stats(ContainerState.RUNNING, NOW, null);
-		ContainerStats fatal = new ContainerStats(ok.id(), ok.state(), ok.partitions(), ok.threadSize(),
+		ContainerSnapshot ok = stats(LifecyclePhase.RUNNING, NOW, null);
+		ContainerSnapshot fatal = new ContainerSnapshot(ok.id(), ok.state(), ok.partitions(), ok.threadSize(),
 				ok.busyThreads(), 0, 0, 0, 0, 0, 0, 0, 0, 0, ok.lastCommitProgressMillis(), null, NOW,
 				"java.lang.OutOfMemoryError: Java heap space");
 		ListenerHealth health = ListenerHealth.of(fatal, STALL, NOW);
@@ -66,7 +66,7 @@ class ListenerHealthTests {
 
 	@Test
 	void aBacklogWithoutCommitProgressForTheStallTimeoutIsDown() {
-		ListenerHealth health = ListenerHealth.of(stats(ContainerState.RUNNING, NOW - 61_000, null,
+		ListenerHealth health = ListenerHealth.of(stats(LifecyclePhase.RUNNING, NOW - 61_000, null,
 				partition(0, 40, 61_000, false)), STALL, NOW);
 		assertThat(health.up()).isFalse();
 		assertThat(health.details().get("reason")).asString().startsWith("stalled: a backlog of 40");
@@ -74,21 +74,21 @@ class ListenerHealthTests {
 
 	@Test
 	void aBurstAfterAQuietSpellIsNotAStallWhileItsOldestBatchIsYoung() {
-		ListenerHealth health = ListenerHealth.of(stats(ContainerState.RUNNING, NOW - 600_000, null,
+		ListenerHealth health = ListenerHealth.of(stats(LifecyclePhase.RUNNING, NOW - 600_000, null,
 				partition(0, 40, 200, false)), STALL, NOW);
 		assertThat(health.up()).isTrue();
 	}
 
 	@Test
 	void noBacklogIsNeverAStallHoweverOldTheLastCommit() {
-		ListenerHealth health = ListenerHealth.of(stats(ContainerState.RUNNING, NOW - 600_000, null,
+		ListenerHealth health = ListenerHealth.of(stats(LifecyclePhase.RUNNING, NOW - 600_000, null,
 				partition(0, 0, 0, false)), STALL, NOW);
 		assertThat(health.up()).isTrue();
 	}
 
 	@Test
 	void aListenerPausedOnPurposeIsUpWithItsBacklog() {
-		ListenerHealth health = ListenerHealth.of(stats(ContainerState.PAUSED, NOW - 600_000, null,
+		ListenerHealth health = ListenerHealth.of(stats(LifecyclePhase.PAUSED, NOW - 600_000, null,
 				partition(0, 40, 600_000, true)), STALL, NOW);
 		assertThat(health.up()).isTrue();
 		assertThat(health.details()).containsEntry("paused", true).containsEntry("state", "PAUSED");
@@ -96,9 +96,9 @@ class ListenerHealthTests {
 
 	@Test
 	void aListenerWhosePartitionsAreAllPausedIsPausedButOneOfTwoIsNot() {
-		ListenerHealth all = ListenerHealth.of(stats(ContainerState.RUNNING, NOW - 600_000, null,
+		ListenerHealth all = ListenerHealth.of(stats(LifecyclePhase.RUNNING, NOW - 600_000, null,
 				partition(0, 40, 600_000, true), partition(1, 0, 0, true)), STALL, NOW);
-		ListenerHealth one = ListenerHealth.of(stats(ContainerState.RUNNING, NOW - 600_000, null,
+		ListenerHealth one = ListenerHealth.of(stats(LifecyclePhase.RUNNING, NOW - 600_000, null,
 				partition(0, 40, 600_000, false), partition(1, 0, 0, true)), STALL, NOW);
 		assertThat(all.up()).isTrue();
 		assertThat(all.details()).containsEntry("paused", true);
@@ -108,22 +108,22 @@ class ListenerHealthTests {
 
 	@Test
 	void aContainerNotStartedOrStoppedIsUpAndSaysSo() {
-		assertThat(ListenerHealth.of(stats(ContainerState.CREATED, NOW - 600_000, null), STALL, NOW).details())
+		assertThat(ListenerHealth.of(stats(LifecyclePhase.CREATED, NOW - 600_000, null), STALL, NOW).details())
 			.containsEntry("status", "UP")
 			.containsEntry("state", "CREATED");
-		assertThat(ListenerHealth.of(stats(ContainerState.STOPPED, NOW - 600_000, null), STALL, NOW).details())
+		assertThat(ListenerHealth.of(stats(LifecyclePhase.STOPPED, NOW - 600_000, null), STALL, NOW).details())
 			.containsEntry("status", "UP")
 			.containsEntry("state", "STOPPED");
 	}
 
-	private static ContainerStats stats(ContainerState state, long lastProgress, String sourceError,
-			PartitionStats... partitions) {
-		return new ContainerStats("orders", state, List.of(partitions), 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, lastProgress,
+	private static ContainerSnapshot stats(LifecyclePhase state, long lastProgress, String sourceError,
+			PartitionSnapshot... partitions) {
+		return new ContainerSnapshot("orders", state, List.of(partitions), 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, lastProgress,
 				sourceError, NOW);
 	}
 
-	private static PartitionStats partition(int number, long backlog, long oldestBatchAge, boolean pausedByUser) {
-		return new PartitionStats(new TopicPartition("orders", number), 1, 100 + backlog, 100, 0, backlog,
+	private static PartitionSnapshot partition(int number, long backlog, long oldestBatchAge, boolean pausedByUser) {
+		return new PartitionSnapshot(new TopicPartition("orders", number), 1, 100 + backlog, 100, 0, backlog,
 				backlog * 10, (backlog > 0) ? 1 : 0, oldestBatchAge, false, pausedByUser, -1);
 	}
 

@@ -12,7 +12,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -22,7 +21,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.batchconsumer.core.BatchProducer;
-import io.batchconsumer.core.ContainerStats;
+import io.batchconsumer.core.ContainerSnapshot;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
@@ -121,7 +120,7 @@ class BatchConsumerMetricsAutoConfigurationTests {
 				}
 				assertThat(meters.find(SliceTimers.NAME).meters())
 					.allSatisfy((meter) -> assertThat(tagKeys(meter)).containsExactlyInAnyOrder("listener", "outcome"));
-				ContainerStats stats = context.getBean(BatchListenerContainerRegistry.class).getContainer("orders").stats();
+				ContainerSnapshot stats = context.getBean(BatchListenerContainerRegistry.class).getContainer("orders").stats();
 				assertThat(meters.get("batch.consumer.paused.partitions").tag("reason", "user").gauge().value()).isZero();
 				await().atMost(Duration.ofSeconds(5))
 					.untilAsserted(() -> assertThat(meters.get("batch.consumer.backlog").gauge().value()).isZero());

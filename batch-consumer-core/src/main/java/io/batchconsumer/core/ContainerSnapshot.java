@@ -1,0 +1,253 @@
+package io.batchconsumer.core;
+
+import java.util.List;
+
+import io.batchconsumer.core.spi.RetryQueue;
+
+/**
+ * An immutable snapshot of a container, safe to read from any thread. Counters count since the
+ * container was created.
+ *
+ * @param id the container id
+ * @param state its life-cycle state
+ * @param partitions the assigned partitions
+ * @param threadSize worker threads
+ * @param busyThreads worker threads running a slice
+ * @param flowControlCount times fetching stopped because of the buffered count
+ * @param flowControlSize times fetching stopped because of the buffered bytes
+ * @param flowControlSpan times fetching stopped because of the offset span
+ * @param messagesSucceeded messages that a listener finished
+ * @param messagesRetried message deliveries that failed and were tried again
+ * @param messagesDeadLettered messages written to the dead letter
+ * @param messagesSkipped messages that failed every attempt while dead letters were off
+ * @param commitsSucceeded commits that were stored
+ * @param commitsFailed commits that failed
+ * @param lastCommitProgressMillis when a commit last moved a position forward (epoch millis), or
+ *        when the container started
+ * @param sourceError the last error reaching the source, or {@code null} while it is reachable
+ * @param snapshotMillis when this snapshot was taken (epoch millis)
+ * @param fatalError the first {@link VirtualMachineError} a worker met (an {@code OutOfMemoryError}, a
+ *        {@code StackOverflowError}), or {@code null}; once set the container is unhealthy until
+ *        restarted, though it goes on retrying the work the error interrupted
+ * @param messagesFiltered messages finished without the listener because their tag or a
+ *        {@link MessageFilter} did not select them
+ * @param messagesQueuedForRetry failed messages stored in the {@link RetryQueue} (and finished where
+ *        they failed) because their next back-off exceeds {@code retry.blocking-limit}; each is
+ *        counted in {@code messagesRetried} too
+ * @param batchesOpened thread batches handed to the workers (a batch whose every message was
+ *        filtered needs no worker and is not counted)
+ * @param batchesWhole of them, {@code key} batches handed out whole, as one slice of consecutive
+ *        messages, because the owner thread was the bound (its CPU time per message more than twice
+ *        a worker's, and busy at least half the time); the others went out as formed (in {@code key}
+ *        order cut by key, in the other orders in consecutive slices, one slice when small)
+ * @param messagesCompletedBefore messages finished before their delivery and not handed to the
+ *        listener: exactly-once processing found their completion marks (not counted in
+ *        {@code messagesSucceeded})
+ */
+public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+		long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+		long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
+		String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
+		long batchesWhole, long messagesCompletedBefore) {
+
+	public ContainerSnapshot {
+		partitions = List.copyOf(partitions);
+	}
+
+	/**
+	 * A snapshot without messages completed before their delivery.
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken (epoch millis)
+	 * @param fatalError the first fatal error, or {@code null}
+	 * @param messagesFiltered messages finished without the listener
+	 * @param messagesQueuedForRetry failed messages stored in the retry queue
+	 * @param batchesOpened thread batches handed to the workers
+	 * @param batchesWhole of them, batches handed out whole
+	 */
+	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
+			String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
+			long batchesWhole) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
+				messagesQueuedForRetry, batchesOpened, batchesWhole, 0);
+	}
+
+	/**
+	 * A snapshot without batch counts, as before they were counted.
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken (epoch millis)
+	 * @param fatalError the first fatal error, or {@code null}
+	 * @param messagesFiltered messages finished without the listener
+	 * @param messagesQueuedForRetry failed messages stored in the retry queue
+	 */
+	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
+			String fatalError, long messagesFiltered, long messagesQueuedForRetry) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
+				messagesQueuedForRetry, 0, 0);
+	}
+
+	/**
+	 * A snapshot with nothing sent to a retry queue, as before the retry queue existed.
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken (epoch millis)
+	 * @param fatalError the first fatal error, or {@code null}
+	 * @param messagesFiltered messages finished without the listener
+	 */
+	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
+			String fatalError, long messagesFiltered) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered, 0);
+	}
+
+	/**
+	 * A snapshot without a fatal error.
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken (epoch millis)
+	 */
+	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, null, 0, 0);
+	}
+
+	/**
+	 * A snapshot with nothing filtered, as before tags and filters existed.
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken (epoch millis)
+	 * @param fatalError the first fatal error, or {@code null}
+	 */
+	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
+			String fatalError) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, 0, 0);
+	}
+
+	/**
+	 * Messages fetched and not finished, over every partition.
+	 * @return the backlog
+	 */
+	public long backlog() {
+		return this.partitions.stream().mapToLong(PartitionSnapshot::backlog).sum();
+	}
+
+	/**
+	 * Bytes of the backlog, over every partition.
+	 * @return the backlog bytes
+	 */
+	public long backlogBytes() {
+		return this.partitions.stream().mapToLong(PartitionSnapshot::backlogBytes).sum();
+	}
+
+	/**
+	 * Commit lag summed over every partition.
+	 * @return the commit lag
+	 */
+	public long commitLag() {
+		return this.partitions.stream().mapToLong(PartitionSnapshot::commitLag).sum();
+	}
+
+	/**
+	 * Open thread batches over every partition.
+	 * @return the open batches
+	 */
+	public int openBatches() {
+		return this.partitions.stream().mapToInt(PartitionSnapshot::openBatches).sum();
+	}
+
+}

@@ -1,0 +1,183 @@
+package io.batchconsumer.core.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Keeps per-key order across the slices of one partition: a slice may run only when, for every
+ * key it holds, each older slice holding that key has finished.
+ *
+ * <p>Each key remembers its newest holder. A slice that enters waits for the newest holder of each
+ * of its keys, its <em>predecessors</em>, and is runnable once none is left. That is the rule above:
+ * a predecessor leaves only after it ran, so only after its own predecessors left, and so on back to
+ * the oldest holder of the key. Slices enter in one global order (batch order, then slice order) and
+ * wait only for older ones, so there is no deadlock. A waiting slice holds no thread: the gate hands
+ * it back when it becomes runnable.
+ *
+ * <p>A run ({@link #enterBehindAll}) names no key: it waits for every slice in the gate, and every
+ * slice that enters after it waits for it, as if it held every key.
+ *
+ * <p>Cost: one map update per message key as a slice enters (a key repeated in the slice finds
+ * itself as the newest holder and is skipped), one conditional removal per distinct key and one
+ * count per waiting successor as it leaves. A slice's keys are not collected in a set first.
+ *
+ * <p>Threading: not thread-safe; owned by the container's owner thread.
+ *
+ * @param <S> the slice type, compared by identity
+ */
+public final class KeyGate<S> {
+
+	/** The newest holder of each held key. */
+	private final Map<String, Holder<S>> newest = new HashMap<>(256);
+
+	/** The slices in the gate, running or waiting. */
+	private final Map<S, Holder<S>> holders = new IdentityHashMap<>();
+
+	private final Function<S, ? extends Iterable<String>> keysOf;
+
+	/** The newest run ({@link #enterBehindAll}) while it is in the gate, else {@code null}. */
+	private Holder<S> behindAll;
+
+	/**
+	 * Creates a gate.
+	 * @param keysOf the keys of a slice's messages, repeats allowed; a {@code null} key (a keyless
+	 * message) is not gated
+	 */
+	public KeyGate(Function<S, ? extends Iterable<String>> keysOf) {
+		this.keysOf = keysOf;
+	}
+
+	/**
+	 * Queues a slice behind the older holders of its keys.
+	 * @param slice the slice, newer than every slice entered before
+	 * @return {@code true} when it may run now
+	 */
+	public boolean enter(S slice) {
+		Holder<S> holder = register(slice);
+		Holder<S> run = this.behindAll;
+		if (run != null) {
+			run.addSuccessor(holder);
+			holder.waitingFor++;
+		}
+		for (String key : this.keysOf.apply(slice)) {
+			if (key == null) {
+				continue;
+			}
+			Holder<S> previous = this.newest.put(key, holder);
+			if (previous == holder) {
+				continue; // a repeat within the slice
+			}
+			holder.keys.add(key);
+			if (previous != null && previous.lastSuccessor != holder) {
+				previous.addSuccessor(holder);
+				holder.waitingFor++;
+			}
+		}
+		return holder.waitingFor == 0;
+	}
+
+	/**
+	 * Queues a run behind every slice in the gate, whatever their keys, and every slice that enters
+	 * after it behind it: a slice of consecutive messages of the partition that names no key. It costs
+	 * one step per slice in the gate and none per message.
+	 * @param slice the slice, newer than every slice entered before
+	 * @return {@code true} when it may run now (the gate was empty)
+	 */
+	public boolean enterBehindAll(S slice) {
+		Holder<S> holder = register(slice);
+		for (Holder<S> older : this.holders.values()) {
+			if (older != holder) {
+				older.addSuccessor(holder);
+				holder.waitingFor++;
+			}
+		}
+		this.behindAll = holder;
+		return holder.waitingFor == 0;
+	}
+
+	private Holder<S> register(S slice) {
+		Holder<S> holder = new Holder<>(slice);
+		if (this.holders.putIfAbsent(slice, holder) != null) {
+			throw new IllegalStateException("slice entered the key gate twice");
+		}
+		return holder;
+	}
+
+	/**
+	 * Removes a finished slice and returns the slices it unblocked.
+	 * @param slice a slice that was runnable
+	 * @return slices that became runnable, in no particular order
+	 * @throws IllegalStateException when the slice is not in the gate or an older slice still holds
+	 * one of its keys
+	 */
+	public List<S> leave(S slice) {
+		Holder<S> holder = this.holders.get(slice);
+		if (holder == null) {
+			throw new IllegalStateException("slice left the key gate it was not in");
+		}
+		if (holder.waitingFor > 0) {
+			throw new IllegalStateException("slice left the key gate while " + holder.waitingFor
+					+ " older slice(s) held some of its keys");
+		}
+		this.holders.remove(slice);
+		if (this.behindAll == holder) {
+			this.behindAll = null;
+		}
+		for (String key : holder.keys) {
+			this.newest.remove(key, holder);
+		}
+		if (holder.successors == null) {
+			return List.of();
+		}
+		List<S> runnable = new ArrayList<>(holder.successors.size());
+		for (Holder<S> successor : holder.successors) {
+			if (--successor.waitingFor == 0) {
+				runnable.add(successor.slice);
+			}
+		}
+		return runnable;
+	}
+
+	/**
+	 * Keys held by slices that are running or waiting.
+	 * @return the count
+	 */
+	public int heldKeys() {
+		return this.newest.size();
+	}
+
+	/** A slice in the gate: its distinct keys, the predecessors it waits for and the slices that wait for it. */
+	private static final class Holder<S> {
+
+		final S slice;
+
+		final List<String> keys = new ArrayList<>();
+
+		/** The slices that wait for this one, {@code null} while there are none. */
+		List<Holder<S>> successors;
+
+		/** The successor added last: a slice waits for a predecessor once, however many keys they share. */
+		Holder<S> lastSuccessor;
+
+		/** Predecessors that have not left. */
+		int waitingFor;
+
+		Holder(S slice) {
+			this.slice = slice;
+		}
+
+		void addSuccessor(Holder<S> successor) {
+			if (this.successors == null) {
+				this.successors = new ArrayList<>(4);
+			}
+			this.successors.add(successor);
+			this.lastSuccessor = successor;
+		}
+
+	}
+
+}

@@ -1,0 +1,32 @@
+package io.batchconsumer.core.options;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+import io.batchconsumer.core.InvalidOptionException;
+
+/**
+ * Parses the lower-case spelling of an enum, as it is written in properties.
+ */
+public final class Enums {
+
+	private Enums() {
+	}
+
+	public static <E extends Enum<E>> E parse(Class<E> type, String option, String value) {
+		String allowed = Arrays.stream(type.getEnumConstants())
+			.map((constant) -> constant.name().toLowerCase(Locale.ROOT))
+			.collect(Collectors.joining(", "));
+		if (value == null || value.isBlank()) {
+			throw new InvalidOptionException(option, "must be one of " + allowed + " but was empty");
+		}
+		try {
+			return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidOptionException(option, "must be one of " + allowed + " but was '" + value + "'");
+		}
+	}
+
+}

@@ -1,6 +1,0 @@
-/**
- * The RocketMQ transport: sources on {@code DefaultLitePullConsumer}s, dead letters to
- * {@code %DLQ%<group>} and a producer on a {@code DefaultMQProducer} (RocketMQ's remoting client 5.x,
- * an optional dependency).
- */
-package io.batchconsumer.core.rocketmq;

@@ -1,0 +1,115 @@
+package io.batchconsumer.core.spi;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.SliceListener;
+
+/**
+ * The transport SPI for retries that do not hold a thread: a failed message whose next back-off is
+ * longer than {@code retry.blocking-limit} is stored here with its attempt and due time, and the
+ * original is finished (the watermark moves on, the worker is free). When due it comes back to the
+ * same container through {@link #topic()}, which the container subscribes to as well, with the
+ * headers {@link #ATTEMPT}, {@link #ORIGINAL_TOPIC}, {@link #ORIGINAL_PARTITION} and
+ * {@link #ORIGINAL_OFFSET}.
+ *
+ * <p>Threading: called by worker threads, concurrently; implementations must be thread-safe.
+ */
+public interface RetryQueue {
+
+	/** The header with the delivery attempt a retried message comes back with. */
+	String ATTEMPT = "bc-attempt";
+
+	/** The header with the topic the message was first read from. */
+	String ORIGINAL_TOPIC = "bc-original-topic";
+
+	/** The header with the partition it was first read from. */
+	String ORIGINAL_PARTITION = "bc-original-partition";
+
+	/** The header with the offset it was first read from. */
+	String ORIGINAL_OFFSET = "bc-original-offset";
+
+	/**
+	 * The topic retried messages come back through; one per container.
+	 * @return the topic
+	 */
+	String topic();
+
+	/**
+	 * Stores messages to deliver again at a time. Returns only when they are stored.
+	 * @param messages the messages, each with the {@link Message#deliveryAttempt()} it comes back with
+	 * @param dueAt when they are due
+	 * @throws Exception when they could not be stored; the engine then retries in place
+	 */
+	void schedule(List<Message<byte[]>> messages, Instant dueAt) throws Exception;
+
+	/**
+	 * Stores messages of a slice of a known partition epoch ({@link SliceListener#epochStarted}); the
+	 * engine calls this method, which by default calls {@link #schedule(List, Instant)}.
+	 * @param messages the messages, each with the {@link Message#deliveryAttempt()} it comes back with
+	 * @param dueAt when they are due
+	 * @param epoch the epoch of the partition the messages were handed out in
+	 * @throws Exception when they could not be stored; the engine then retries in place
+	 */
+	default void schedule(List<Message<byte[]>> messages, Instant dueAt, long epoch) throws Exception {
+		schedule(messages, dueAt);
+	}
+
+	/**
+	 * The headers of a message as it goes to the retry queue: its own, the attempt, and where it was
+	 * first read (kept when it was a retry already).
+	 * @param message the message, with the attempt it comes back with
+	 * @return the headers
+	 */
+	static java.util.Map<String, String> headersOf(Message<byte[]> message) {
+		java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(message.headers());
+		headers.put(ATTEMPT, Integer.toString(message.deliveryAttempt()));
+		headers.putIfAbsent(ORIGINAL_TOPIC, message.topic());
+		headers.putIfAbsent(ORIGINAL_PARTITION, Integer.toString(message.partition()));
+		headers.putIfAbsent(ORIGINAL_OFFSET, Long.toString(message.offset()));
+		headers.remove(Message.DELIVER_AT_HEADER);
+		return headers;
+	}
+
+	/**
+	 * The headers of a message as it goes to this retry queue: its own, the attempt, and where it was
+	 * first read. A message of the retry topic keeps the origin its headers name; any other message
+	 * (a replayed dead letter may carry {@code bc-original-*} headers of its earlier life) is its own
+	 * origin.
+	 * @param message the message, with the attempt it comes back with
+	 * @param retryTopic the topic of this retry queue ({@link #topic()})
+	 * @return the headers
+	 */
+	static java.util.Map<String, String> headersOf(Message<byte[]> message, String retryTopic) {
+		if (message.topic().equals(retryTopic)) {
+			return headersOf(message);
+		}
+		java.util.Map<String, String> headers = new java.util.LinkedHashMap<>(message.headers());
+		headers.put(ORIGINAL_TOPIC, message.topic());
+		headers.put(ORIGINAL_PARTITION, Integer.toString(message.partition()));
+		headers.put(ORIGINAL_OFFSET, Long.toString(message.offset()));
+		return headersOf(new Message<>(message.topic(), message.partition(), message.offset(), message.key(),
+				message.payload(), headers, message.timestamp(), message.deliveryAttempt(), message.serializedSize()));
+	}
+
+	/**
+	 * The attempt a message read from a retry topic comes with: its {@link #ATTEMPT} header, else 1.
+	 * @param message the message
+	 * @return the message with that delivery attempt
+	 */
+	static Message<byte[]> restoreAttempt(Message<byte[]> message) {
+		String attempt = message.headers().get(ATTEMPT);
+		if (attempt == null) {
+			return message;
+		}
+		try {
+			int value = Integer.parseInt(attempt);
+			return (value > 1) ? message.withDeliveryAttempt(value) : message;
+		}
+		catch (NumberFormatException ex) {
+			return message;
+		}
+	}
+
+}

@@ -1,0 +1,6 @@
+/**
+ * What a transport implements: a {@link io.batchconsumer.core.spi.Transport} makes the
+ * {@link io.batchconsumer.core.spi.MessageSource sources}, dead-letter sinks, retry queue and
+ * producer of one kind of store. The JDBC, Kafka and RocketMQ transports are modules of their own.
+ */
+package io.batchconsumer.core.spi;

@@ -1,0 +1,243 @@
+package io.batchconsumer.kafka;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+import io.batchconsumer.core.ConsumptionMode;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.DeadLetters;
+import io.batchconsumer.core.spi.MessageSource;
+import io.batchconsumer.core.spi.Payloads;
+import io.batchconsumer.core.spi.SourceUnavailableException;
+import io.batchconsumer.core.spi.Transport;
+
+/**
+ * The Kafka transport: sources on {@code KafkaConsumer}s (one per container), dead letters to
+ * {@code <topic>.DLQ} and a producer, over plain client properties ({@code bootstrap.servers},
+ * security, tuning; the starter passes {@code spring.kafka.*}).
+ *
+ * <p>The transport sets what its guarantees depend on, whatever the properties say: manual
+ * commits, String keys and {@code byte[]} values (payload types are converted by the starter, so a
+ * payload that does not convert is a listener failure that ends in the dead letter, never a
+ * blocked partition), the container's group, the cooperative-sticky assignor (unless
+ * {@code group.protocol=consumer}, which is incremental by itself), {@code max.poll.records} =
+ * pull batch size ({@value #DEFAULT_PULL_BATCH_SIZE} when the container's options come from
+ * {@link #optionsBuilder} or the starter and none is set, and then
+ * {@code flow-control.pull-threshold-for-queue} {@value #DEFAULT_PULL_THRESHOLD_FOR_QUEUE} and
+ * {@code flow-control.max-span} {@value #DEFAULT_MAX_SPAN}),
+ * {@code client.id = batch-consumer-<id>}; {@code auto.offset.reset} is {@code earliest} and
+ * {@code allow.auto.create.topics} is {@code false} unless set. The producer uses {@code acks=all}
+ * and idempotence.
+ *
+ * <p>Broadcast mode keeps offsets per instance in the group {@code <group>-<instance id>}; the
+ * instance id is {@link #INSTANCE_ID} when given, otherwise the host name, so two instances on one
+ * host must each be given one.
+ *
+ * <p>Threading: thread-safe. Close it after the containers that use it stopped.
+ */
+public final class KafkaTransport implements Transport, AutoCloseable {
+
+	/** Client property naming this instance in broadcast mode; removed before the clients see the properties. */
+	public static final String INSTANCE_ID = "batch-consumer.instance-id";
+
+	/** The pull batch size of a Kafka container that sets none ({@code max.poll.records}). */
+	public static final int DEFAULT_PULL_BATCH_SIZE = 2000;
+
+	/**
+	 * The {@code flow-control.pull-threshold-for-queue} of a Kafka container that sets none: two
+	 * polls of {@link #DEFAULT_PULL_BATCH_SIZE}, so that one poll does not stop fetching.
+	 */
+	public static final int DEFAULT_PULL_THRESHOLD_FOR_QUEUE = 2 * DEFAULT_PULL_BATCH_SIZE;
+
+	/**
+	 * The {@code flow-control.max-span} of a Kafka container that sets none: twice the count
+	 * threshold, as RocketMQ's 2000 is twice its 1000, so that a backlog within the count threshold
+	 * and one poll (at most 6000 messages in a row) never stops fetching by span.
+	 */
+	public static final int DEFAULT_MAX_SPAN = 2 * DEFAULT_PULL_THRESHOLD_FOR_QUEUE;
+
+	private static final Duration DEAD_LETTER_TIMEOUT = Duration.ofSeconds(30);
+
+	private final Map<String, Object> clientProperties;
+
+	private final String instanceId;
+
+	private final SharedClients clients;
+
+	/** {@code kafka:<cluster id>}, learnt once; guarded by {@code this}. */
+	private String origin;
+
+	private final DeadLetterTopics deadLetterTopics;
+
+	private final KafkaBatchProducer producer;
+
+	private final KafkaDeadLetters deadLetters;
+
+	/**
+	 * Creates a transport that sends {@code byte[]} and {@code String} payloads only.
+	 * @param clientProperties Kafka client properties: at least {@code bootstrap.servers}
+	 */
+	public KafkaTransport(Map<String, Object> clientProperties) {
+		this(clientProperties, Payloads.unsupported("KafkaTransport"));
+	}
+
+	/**
+	 * Creates a transport with a serializer for payloads other than {@code byte[]} and {@code String}.
+	 * @param clientProperties Kafka client properties: at least {@code bootstrap.servers}
+	 * @param payloadSerializer turns other payloads into bytes (the starter plugs in JSON)
+	 */
+	public KafkaTransport(Map<String, Object> clientProperties, Function<Object, byte[]> payloadSerializer) {
+		this(clientProperties, clientProperties, payloadSerializer);
+	}
+
+	/**
+	 * Creates a transport whose consumers and producer take different client properties, as
+	 * Spring Boot's {@code spring.kafka.consumer.*} and {@code spring.kafka.producer.*} give them.
+	 * @param consumerProperties properties of the consumers: at least {@code bootstrap.servers}
+	 * @param producerProperties properties of the producer and the admin client
+	 * @param payloadSerializer turns other payloads into bytes (the starter plugs in JSON)
+	 */
+	public KafkaTransport(Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
+			Function<Object, byte[]> payloadSerializer) {
+		Objects.requireNonNull(payloadSerializer, "payloadSerializer");
+		this.clientProperties = Map.copyOf(Objects.requireNonNull(consumerProperties, "consumerProperties"));
+		this.instanceId = KafkaConfigs.instanceId(this.clientProperties);
+		this.clients = new SharedClients(Objects.requireNonNull(producerProperties, "producerProperties"));
+		this.deadLetterTopics = new DeadLetterTopics(this.clients);
+		this.producer = new KafkaBatchProducer(this.clients, (payload) -> Payloads.toBytes(payload, payloadSerializer));
+		this.deadLetters = new KafkaDeadLetters(KafkaConfigs.deadLetterReader(this.clientProperties), this.clients,
+				this.deadLetterTopics, this.producer, Clock.systemUTC());
+	}
+
+	@Override
+	public MessageSource createSource(ContainerOptions options) {
+		Map<String, Object> config = KafkaConfigs.consumer(this.clientProperties, options, this.instanceId);
+		KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+				new ByteArrayDeserializer());
+		return new KafkaMessageSource(options, consumer, options.deadLetterEnabled() ? deadLetterSink(options) : null,
+				BrokerSilence.limit(config), (options.mode() == ConsumptionMode.BROADCAST)
+						? () -> origin() + "/broadcast:" + KafkaConfigs.groupId(options, this.instanceId) : this::origin);
+	}
+
+	/**
+	 * The origin of this transport's positions, {@code kafka:<cluster id>}: asked of the cluster the
+	 * first time and kept.
+	 * @throws SourceUnavailableException when the cluster does not answer in time
+	 */
+	private synchronized String origin() {
+		if (this.origin == null) {
+			try {
+				this.origin = "kafka:" + this.clients.admin().describeCluster().clusterId().get(10, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new SourceUnavailableException("Interrupted while asking the Kafka cluster for its id", ex);
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				throw new SourceUnavailableException("The Kafka cluster did not tell its id: " + ex, ex);
+			}
+		}
+		return this.origin;
+	}
+
+	@Override
+	public KafkaDeadLetterSink deadLetterSink(ContainerOptions options) {
+		return new KafkaDeadLetterSink(this.clients, this.deadLetterTopics, DEAD_LETTER_TIMEOUT, options.group());
+	}
+
+	/**
+	 * The container's retry topic {@code bc.retry.<group>.<id>}, created when missing. None in
+	 * broadcast mode (every instance would get every retry): retries then wait on their worker.
+	 * @throws io.batchconsumer.core.InvalidOptionException naming the group when the topic is not a
+	 * valid Kafka topic name
+	 * @throws IllegalStateException when the topic does not exist and could not be created
+	 */
+	@Override
+	public io.batchconsumer.core.spi.RetryQueue retryQueue(ContainerOptions options) {
+		if (options.mode() == io.batchconsumer.core.ConsumptionMode.BROADCAST) {
+			return null;
+		}
+		String topic = KafkaRetryQueue.topicOf(options);
+		try {
+			this.deadLetterTopics.ensure(topic, Map.of(), "retry topic");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while creating the retry topic " + topic, ex);
+		}
+		return new KafkaRetryQueue(this.producer, topic);
+	}
+
+	@Override
+	public KafkaBatchProducer producer() {
+		return this.producer;
+	}
+
+	/**
+	 * The dead letters of {@code <topic>.DLQ}: listed and shown with a short-lived consumer, replayed
+	 * to the original topic and marked in the compacted topic {@code <topic>.DLQ.replayed}.
+	 * @return the dead letters of this transport
+	 */
+	@Override
+	public DeadLetters storedDeadLetters() {
+		return this.deadLetters;
+	}
+
+	/**
+	 * This instance's id, part of the group in broadcast mode.
+	 * @return the id
+	 */
+	public String instanceId() {
+		return this.instanceId;
+	}
+
+	/** Closes the shared producer and admin client. */
+	@Override
+	public void close() {
+		this.clients.close();
+	}
+
+	/**
+	 * The generic defaults with a pull of {@value #DEFAULT_PULL_BATCH_SIZE}, four times Kafka's own
+	 * {@code max.poll.records} default, a count threshold of two such polls,
+	 * {@value #DEFAULT_PULL_THRESHOLD_FOR_QUEUE}, and a span of twice that, {@value #DEFAULT_MAX_SPAN}.
+	 *
+	 * <p>The pull: at zero work each poll's records become one thread batch, and the owner thread's
+	 * cost is per poll and per slice, not only per record: with a poll of 32 it spends itself on
+	 * polls, and from 500 to 2000 its CPU per record fell by a quarter with {@code key} order (0.44
+	 * to 0.33 µs, the workers' from 0.13 to 0.09 µs; docs/performance.md). It bounds how many
+	 * records one poll returns, not what the client holds: the client's fetch buffer is bounded by
+	 * {@code fetch.max.bytes} and {@code max.partition.fetch.bytes} whatever this is, and a backlog
+	 * reaches the count threshold plus one poll at most.
+	 *
+	 * <p>The threshold: with the generic 1000 a poll of 2000 put a partition over it at once, and at
+	 * zero work flow control stopped fetching once per poll (1,941–1,995 times per 4 M records).
+	 *
+	 * <p>The span: the generic 2000 is one poll, so two polls of one partition, well within the count
+	 * threshold, stopped fetching by span (136–463 times per 4 M records at zero work), and the owner
+	 * waited for the fetches that followed each resume. At 8000 the stops by span are gone, and over 12
+	 * rounds {@code unordered} handled a median 1.16 times as many records a second, {@code key} 1.10
+	 * times (docs/performance.md). The span
+	 * bounds what a crash delivers again behind one slow message: up to
+	 * {@code max-span + pull-batch-size} per partition.
+	 * @param id the container id
+	 * @return the builder
+	 */
+	@Override
+	public ContainerOptions.Builder optionsBuilder(String id) {
+		return ContainerOptions.builder(id).pullBatchSize(DEFAULT_PULL_BATCH_SIZE)
+			.pullThresholdForQueue(DEFAULT_PULL_THRESHOLD_FOR_QUEUE)
+			.maxSpan(DEFAULT_MAX_SPAN);
+	}
+
+}

@@ -1,4 +1,0 @@
-/**
- * The RocketMQ transport against a real in-process name server and broker (one per test JVM).
- */
-package io.batchconsumer.rocketmq;
