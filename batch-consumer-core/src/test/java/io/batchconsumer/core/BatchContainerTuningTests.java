@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,10 +52,20 @@ class BatchContainerTuningTests {
 
 	private volatile boolean changed;
 
+	/**
+	 * Holds slices from starting once three quarters are delivered, until the second value is in
+	 * force: a quarter of the work is left for it to shape. Not for {@code thread-size}, whose slices
+	 * handed out before the change must run before the change is judged.
+	 */
+	private volatile CountDownLatch hold;
+
 	private BatchContainer container;
 
 	@AfterEach
 	void stop() {
+		if (this.hold != null) {
+			this.hold.countDown();
+		}
 		if (this.container != null) {
 			this.container.stop();
 		}
@@ -65,6 +76,9 @@ class BatchContainerTuningTests {
 			"flow-control.pull-threshold-for-queue, 40, 400", "flow-control.pull-threshold-size-for-queue, 2000, 50000",
 			"flow-control.max-span, 60, 900" })
 	void aChangeWhileTheListenerIsBusyKeepsTheGuarantee(String key, String first, String second) throws Exception {
+		if (!"thread-size".equals(key)) {
+			this.hold = new CountDownLatch(1);
+		}
 		start();
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.deliveries.size() > PARTITIONS * PER_PARTITION / 4);
 		ContainerOptions tuned = this.container.tune(Map.of(key, first)).get(10, TimeUnit.SECONDS);
@@ -80,6 +94,9 @@ class BatchContainerTuningTests {
 		this.largestSlice.set(0);
 		this.mostRunningAfterChange.set(0);
 		this.changed = true;
+		if (this.hold != null) {
+			this.hold.countDown();
+		}
 		await().atMost(Duration.ofSeconds(60)).until(() -> this.broker.isFullyCommitted("g", TOPIC));
 		this.guarantee.assertNoViolations();
 		this.guarantee.assertEverythingFinished(TOPIC);
@@ -134,6 +151,10 @@ class BatchContainerTuningTests {
 	}
 
 	private BatchResult onSlice(List<Message<byte[]>> slice) throws InterruptedException {
+		CountDownLatch hold = this.hold;
+		if (hold != null && this.deliveries.size() >= PARTITIONS * PER_PARTITION * 3 / 4) {
+			hold.await();
+		}
 		List<String> token = this.guarantee.sliceStarted(slice);
 		int now = this.running.incrementAndGet();
 		try {

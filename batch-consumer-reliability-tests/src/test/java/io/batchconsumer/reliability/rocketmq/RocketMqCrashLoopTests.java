@@ -18,7 +18,6 @@ import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.rocketmq.RocketMqSettings;
 import io.batchconsumer.rocketmq.RocketMqTransport;
-import io.batchconsumer.rocketmq.crash.CrashLoopConsumer;
 import io.batchconsumer.testsupport.ChildJvm;
 import io.batchconsumer.testsupport.ChildProcess;
 import io.batchconsumer.testsupport.SharedRocketMq;

@@ -115,7 +115,7 @@ public final class VirtualThreadsBench {
 				tally.processed(index);
 			}
 			return BatchResult.success();
-		}, transport.deadLetterSink(options)).filter(kind).build();
+		}, transport.deadLetterSink(options)).workerThreads(kind).build();
 		container.start();
 		try {
 			if (!tally.await(Duration.ofMinutes(5))) {
