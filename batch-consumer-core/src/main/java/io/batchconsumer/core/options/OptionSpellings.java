@@ -5,7 +5,8 @@ package io.batchconsumer.core.options;
  * properties ({@code flow-control.max-span}); the {@code @BatchListener} attribute of the same
  * option is the key in camel case ({@code flowControlMaxSpan}); its property in the starter's
  * property classes is the bean path of the key's segments in camel case
- * ({@code flowControl.maxSpan}).
+ * ({@code flowControl.maxSpan}); its parameter of the Actuator endpoint's {@code tune} is the
+ * last segment in camel case ({@code maxSpan}).
  *
  * <p>Threading: stateless.
  */
@@ -45,6 +46,15 @@ public final class OptionSpellings {
 			path.append((path.length() > 0) ? "." : "").append(camelCase(segment));
 		}
 		return path.toString();
+	}
+
+	/**
+	 * The name of a key's parameter in the endpoint's {@code tune}: its last segment in camel case.
+	 * @param key the key, for example {@code flow-control.max-span}
+	 * @return for example {@code maxSpan}
+	 */
+	public static String tuneParameter(String key) {
+		return camelCase(key.substring(key.lastIndexOf('.') + 1));
 	}
 
 }

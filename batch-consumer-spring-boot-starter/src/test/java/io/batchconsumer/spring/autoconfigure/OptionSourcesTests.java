@@ -3,6 +3,7 @@ package io.batchconsumer.spring.autoconfigure;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,11 +24,13 @@ import org.springframework.util.unit.DataUnit;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.batchconsumer.core.Tuning;
 import io.batchconsumer.core.options.OptionCatalog;
 import io.batchconsumer.core.options.OptionDescriptor.Level;
 import io.batchconsumer.core.options.OptionDescriptor;
 import io.batchconsumer.core.options.OptionSpellings;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.spring.autoconfigure.endpoint.BatchConsumerEndpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -152,6 +155,19 @@ class OptionSourcesTests {
 			}
 		}
 		assertThat(problems).as("attributes without their option").isEmpty();
+	}
+
+	@Test
+	void theTuneParametersOfTheEndpointAreTheTunableOptionsInTheirOrder() {
+		Method command = Arrays.stream(BatchConsumerEndpoint.class.getMethods())
+			.filter((method) -> method.getName().equals("command"))
+			.findFirst()
+			.orElseThrow();
+		List<String> names = Arrays.stream(command.getParameters()).map(Parameter::getName).toList();
+		List<String> tunable = Tuning.OPTIONS.stream()
+			.map((option) -> OptionSpellings.tuneParameter(option.key()))
+			.toList();
+		assertThat(names.subList(names.indexOf("offset") + 1, names.size())).isEqualTo(tunable);
 	}
 
 	@Test

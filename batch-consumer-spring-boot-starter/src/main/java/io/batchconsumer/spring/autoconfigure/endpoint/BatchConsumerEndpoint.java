@@ -7,9 +7,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -20,6 +20,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.TopicPartition;
+import io.batchconsumer.core.Tuning;
+import io.batchconsumer.core.options.OptionSpellings;
 import io.batchconsumer.spring.autoconfigure.EffectiveOptions;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
@@ -135,15 +137,13 @@ public class BatchConsumerEndpoint {
 			throw invalid("No listener '" + id + "'; known are " + this.containers.getListenerIds());
 		}
 		if ("tune".equals(operation)) {
+			// In the order of Tuning.OPTIONS, as the parameters are (held to it by a test).
+			Object[] values = { threadSize, consumerBatchSize, pullBatchSize, pullThresholdForQueue,
+					pullThresholdSizeForQueue, maxSpan, pullThresholdForContainer, pullThresholdSizeForContainer };
 			Map<String, Object> changes = new LinkedHashMap<>();
-			putIfGiven(changes, "thread-size", threadSize);
-			putIfGiven(changes, "consumer-batch-size", consumerBatchSize);
-			putIfGiven(changes, "pull-batch-size", pullBatchSize);
-			putIfGiven(changes, "flow-control.pull-threshold-for-queue", pullThresholdForQueue);
-			putIfGiven(changes, "flow-control.pull-threshold-size-for-queue", pullThresholdSizeForQueue);
-			putIfGiven(changes, "flow-control.max-span", maxSpan);
-			putIfGiven(changes, "flow-control.pull-threshold-for-container", pullThresholdForContainer);
-			putIfGiven(changes, "flow-control.pull-threshold-size-for-container", pullThresholdSizeForContainer);
+			for (int i = 0; i < values.length; i++) {
+				putIfGiven(changes, Tuning.OPTIONS.get(i).key(), values[i]);
+			}
 			return tune(container, changes);
 		}
 		TopicPartition target = partition(topic, partition);
@@ -160,9 +160,9 @@ public class BatchConsumerEndpoint {
 
 	private TuneResult tune(BatchContainer container, Map<String, Object> changes) {
 		if (changes.isEmpty()) {
-			throw invalid("tune needs at least one of threadSize, consumerBatchSize, pullBatchSize, "
-					+ "pullThresholdForQueue, pullThresholdSizeForQueue, maxSpan, pullThresholdForContainer, "
-					+ "pullThresholdSizeForContainer");
+			throw invalid("tune needs at least one of " + Tuning.OPTIONS.stream()
+				.map((option) -> OptionSpellings.tuneParameter(option.key()))
+				.collect(Collectors.joining(", ")));
 		}
 		await(container.tune(changes));
 		Map<String, String> changed = new LinkedHashMap<>();
