@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
+
 import io.batchconsumer.core.internal.ContainerEngine;
 import io.batchconsumer.core.internal.DeadLetterLog;
 import io.batchconsumer.core.spi.DeadLetterSink;
@@ -199,9 +201,9 @@ public final class BatchContainer {
 
 		private WorkerThreads threads = WorkerThreads.PLATFORM;
 
-		private MessageFilter filter;
+		private @Nullable MessageFilter filter;
 
-		private RetryQueue retryQueue;
+		private @Nullable RetryQueue retryQueue;
 
 		private Clock clock = Clock.systemUTC();
 
@@ -238,7 +240,7 @@ public final class BatchContainer {
 		 * @param filter decides which selected messages reach the listener, {@code null} for all
 		 * @return this builder
 		 */
-		public Builder filter(MessageFilter filter) {
+		public Builder filter(@Nullable MessageFilter filter) {
 			this.filter = filter;
 			return this;
 		}
@@ -250,7 +252,7 @@ public final class BatchContainer {
 		 *        ({@link Transport#retryQueue}), {@code null} for none
 		 * @return this builder
 		 */
-		public Builder retryQueue(RetryQueue retryQueue) {
+		public Builder retryQueue(@Nullable RetryQueue retryQueue) {
 			this.retryQueue = retryQueue;
 			return this;
 		}

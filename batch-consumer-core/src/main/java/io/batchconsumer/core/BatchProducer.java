@@ -2,6 +2,8 @@ package io.batchconsumer.core;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Sends messages to a topic of the configured transport.
  *
@@ -37,7 +39,7 @@ public interface BatchProducer {
 	 * @param payload the payload
 	 * @return where it was stored
 	 */
-	default SendResult send(String topic, String key, Object payload) {
+	default SendResult send(String topic, @Nullable String key, Object payload) {
 		return sendBatch(topic, List.of(OutgoingMessage.of(key, payload))).get(0);
 	}
 

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a listener reports for a slice: every message succeeded, or these failed.
  *
@@ -81,7 +83,7 @@ public final class BatchResult {
 	 * @param cause why they failed, recorded with their dead letters; may be {@code null}
 	 * @return the result
 	 */
-	public static BatchResult failed(Collection<? extends Message<?>> failed, Throwable cause) {
+	public static BatchResult failed(Collection<? extends Message<?>> failed, @Nullable Throwable cause) {
 		Objects.requireNonNull(failed, "failed");
 		return failed.isEmpty() ? SUCCESS : new BatchResult(List.copyOf(failed), new int[0], cause, List.of(),
 				new Throwable[0], 0);
@@ -104,7 +106,7 @@ public final class BatchResult {
 	 * @param cause why it failed, recorded with its dead letter; may be {@code null}
 	 * @return the result
 	 */
-	public static BatchResult failedAt(int index, Throwable cause) {
+	public static BatchResult failedAt(int index, @Nullable Throwable cause) {
 		return new BatchResult(List.of(), new int[] { index }, cause, List.of(), new Throwable[] { cause }, 0);
 	}
 
@@ -129,7 +131,7 @@ public final class BatchResult {
 	 * The reason given for the failure, if any.
 	 * @return the cause or {@code null}
 	 */
-	public Throwable cause() {
+	public @Nullable Throwable cause() {
 		return this.cause;
 	}
 
@@ -138,7 +140,7 @@ public final class BatchResult {
 	 * @param message a failed message
 	 * @return the cause or {@code null}
 	 */
-	public Throwable causeOf(Message<?> message) {
+	public @Nullable Throwable causeOf(Message<?> message) {
 		for (int i = 0; i < this.messageCauses.size(); i++) {
 			if (this.failedMessages.get(i).sameRecord(message) && this.messageCauses.get(i) != null) {
 				return this.messageCauses.get(i);
@@ -257,7 +259,7 @@ public final class BatchResult {
 		 * @param cause why, may be {@code null}
 		 * @return this builder
 		 */
-		public Builder fail(int index, Throwable cause) {
+		public Builder fail(int index, @Nullable Throwable cause) {
 			this.indexes.add(index);
 			this.indexCauses.add(cause);
 			return this;
@@ -269,7 +271,7 @@ public final class BatchResult {
 		 * @param cause why, may be {@code null}
 		 * @return this builder
 		 */
-		public Builder fail(Message<?> message, Throwable cause) {
+		public Builder fail(Message<?> message, @Nullable Throwable cause) {
 			this.messages.add(Objects.requireNonNull(message, "message"));
 			this.causes.add(cause);
 			return this;
@@ -281,7 +283,7 @@ public final class BatchResult {
 		 * @param cause why, may be {@code null}
 		 * @return this builder
 		 */
-		public Builder fail(Collection<? extends Message<?>> failed, Throwable cause) {
+		public Builder fail(Collection<? extends Message<?>> failed, @Nullable Throwable cause) {
 			failed.forEach((message) -> fail(message, cause));
 			return this;
 		}

@@ -2,6 +2,8 @@ package io.batchconsumer.core;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.batchconsumer.core.spi.RetryQueue;
 
 /**
@@ -47,8 +49,8 @@ import io.batchconsumer.core.spi.RetryQueue;
 public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 		long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
-		long commitsFailed, long lastCommitProgressMillis, String sourceError, long snapshotMillis,
-		String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
+		long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
+		@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
 		long batchesWhole, long messagesCompletedBefore) {
 
 	public ContainerSnapshot {

@@ -2,6 +2,8 @@ package io.batchconsumer.core;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import io.batchconsumer.core.spi.RetryQueue;
 
 /**
@@ -16,7 +18,7 @@ import io.batchconsumer.core.spi.RetryQueue;
  *        is the retry record (what the container finishes) while its origin is the record it retries
  *        (what a dead-letter sink records, and where a replay goes)
  */
-public record DeadLetter(Message<byte[]> message, int attempts, String errorClass, String errorMessage,
+public record DeadLetter(Message<byte[]> message, int attempts, String errorClass, @Nullable String errorMessage,
 		Origin origin) {
 
 	/** Longest error message kept with a dead letter. */
@@ -36,7 +38,8 @@ public record DeadLetter(Message<byte[]> message, int attempts, String errorClas
 	 * @param errorClass the class name of the last failure
 	 * @param errorMessage the last failure's message
 	 */
-	public DeadLetter(Message<byte[]> message, int attempts, String errorClass, String errorMessage) {
+	public DeadLetter(Message<byte[]> message, int attempts, @Nullable String errorClass,
+			@Nullable String errorMessage) {
 		this(message, attempts, errorClass, errorMessage, null);
 	}
 
@@ -47,7 +50,7 @@ public record DeadLetter(Message<byte[]> message, int attempts, String errorClas
 	 * @param cause the last failure, may be {@code null}
 	 * @return the dead letter
 	 */
-	public static DeadLetter of(Message<byte[]> message, int attempts, Throwable cause) {
+	public static DeadLetter of(Message<byte[]> message, int attempts, @Nullable Throwable cause) {
 		return (cause != null) ? new DeadLetter(message, attempts, cause.getClass().getName(), cause.getMessage())
 				: new DeadLetter(message, attempts, "unknown", "reported failed by the listener");
 	}

@@ -3,6 +3,8 @@ package io.batchconsumer.core;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One message as a listener sees it.
  *
@@ -21,7 +23,7 @@ import java.util.Objects;
  * @param deliveryAttempt 1 for the first delivery to a listener, 2 for the first retry, and so on
  * @param serializedSize the size of the stored record in bytes, used for flow control
  */
-public record Message<T>(String topic, int partition, long offset, String key, T payload,
+public record Message<T>(String topic, int partition, long offset, @Nullable String key, T payload,
 		Map<String, String> headers, long timestamp, int deliveryAttempt, int serializedSize) {
 
 	/** The header that carries a message's tag ({@code OutgoingMessage.builder().tag("paid")}). */
@@ -53,8 +55,8 @@ public record Message<T>(String topic, int partition, long offset, String key, T
 	 * @param timestamp the store time in epoch milliseconds
 	 * @return the message
 	 */
-	public static Message<byte[]> raw(String topic, int partition, long offset, String key, byte[] payload,
-			Map<String, String> headers, long timestamp) {
+	public static Message<byte[]> raw(String topic, int partition, long offset, @Nullable String key,
+			byte[] payload, @Nullable Map<String, String> headers, long timestamp) {
 		int size = payload.length + ((key != null) ? key.length() : 0) + 16;
 		if (headers != null) {
 			for (Map.Entry<String, String> header : headers.entrySet()) {
@@ -68,7 +70,7 @@ public record Message<T>(String topic, int partition, long offset, String key, T
 	 * The message's tag, the value of {@link #TAG_HEADER}.
 	 * @return the tag, or {@code null} when it has none
 	 */
-	public String tag() {
+	public @Nullable String tag() {
 		return this.headers.get(TAG_HEADER);
 	}
 

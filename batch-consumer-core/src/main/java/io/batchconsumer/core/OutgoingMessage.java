@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A message to send with a key, a tag and headers; an element of
  * {@link BatchProducer#sendBatch(String, java.util.List)} that is not an {@code OutgoingMessage}
@@ -16,7 +18,7 @@ import java.util.Objects;
  * @param headers the headers, never {@code null}
  * @param payload the payload: {@code byte[]} and {@code String} as they are, anything else as JSON
  */
-public record OutgoingMessage(String key, Map<String, String> headers, Object payload) {
+public record OutgoingMessage(@Nullable String key, Map<String, String> headers, Object payload) {
 
 	/** The longest tag, in characters. */
 	public static final int MAX_TAG_LENGTH = 128;
@@ -52,7 +54,7 @@ public record OutgoingMessage(String key, Map<String, String> headers, Object pa
 	 * @param payload the payload
 	 * @return the message
 	 */
-	public static OutgoingMessage of(String key, Object payload) {
+	public static OutgoingMessage of(@Nullable String key, Object payload) {
 		return new OutgoingMessage(key, Map.of(), payload);
 	}
 
@@ -90,7 +92,7 @@ public record OutgoingMessage(String key, Map<String, String> headers, Object pa
 	 * The tag.
 	 * @return the tag, or {@code null} when it has none
 	 */
-	public String tag() {
+	public @Nullable String tag() {
 		return this.headers.get(Message.TAG_HEADER);
 	}
 
@@ -113,7 +115,7 @@ public record OutgoingMessage(String key, Map<String, String> headers, Object pa
 		 * @param key the key or {@code null}
 		 * @return this builder
 		 */
-		public Builder key(String key) {
+		public Builder key(@Nullable String key) {
 			this.key = key;
 			return this;
 		}
@@ -123,7 +125,7 @@ public record OutgoingMessage(String key, Map<String, String> headers, Object pa
 		 * @param tag the tag or {@code null} for none
 		 * @return this builder
 		 */
-		public Builder tag(String tag) {
+		public Builder tag(@Nullable String tag) {
 			if (tag == null) {
 				this.headers.remove(Message.TAG_HEADER);
 			}

@@ -2,6 +2,8 @@ package io.batchconsumer.core;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A snapshot of one assigned partition, published by the owner thread.
  *
@@ -25,7 +27,7 @@ import java.util.List;
  */
 public record PartitionSnapshot(TopicPartition partition, long epoch, long fetchedOffset, long committedOffset,
 		int buffered, long backlog, long backlogBytes, int openBatches, long oldestOpenBatchAgeMillis,
-		boolean pausedByFlowControl, boolean pausedByUser, long endOffset, String flowControlReason,
+		boolean pausedByFlowControl, boolean pausedByUser, long endOffset, @Nullable String flowControlReason,
 		List<BatchSnapshot> batches) {
 
 	/** How many open batches a snapshot lists at most. */

@@ -1,5 +1,7 @@
 package io.batchconsumer.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a replay did with one dead letter.
  *
@@ -8,7 +10,7 @@ package io.batchconsumer.core;
  * @param sent where it was stored again, or {@code null} when it was not found or failed
  * @param error why it failed, or {@code null}
  */
-public record ReplayResult(String id, Outcome outcome, SendResult sent, String error) {
+public record ReplayResult(String id, Outcome outcome, @Nullable SendResult sent, @Nullable String error) {
 
 	/**
 	 * A dead letter stored again in its original topic and marked replayed.

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How a batch is sent: at once (the default), or delayed so that its messages reach listeners no
  * earlier than a given time.
@@ -16,7 +18,7 @@ import java.util.Objects;
  *
  * @param deliverAt when the messages may reach a listener, {@code null} for at once
  */
-public record SendOptions(Instant deliverAt) {
+public record SendOptions(@Nullable Instant deliverAt) {
 
 	/** Send at once. */
 	public static final SendOptions NOW = new SendOptions(null);

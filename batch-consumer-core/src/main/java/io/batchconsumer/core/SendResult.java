@@ -1,5 +1,7 @@
 package io.batchconsumer.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The outcome of sending one message.
  *
@@ -8,7 +10,7 @@ package io.batchconsumer.core;
  * @param offset its offset, or -1 when it failed
  * @param error why it failed, or {@code null} when it was stored
  */
-public record SendResult(String topic, int partition, long offset, Throwable error) {
+public record SendResult(String topic, int partition, long offset, @Nullable Throwable error) {
 
 	/**
 	 * A stored message.
@@ -27,7 +29,7 @@ public record SendResult(String topic, int partition, long offset, Throwable err
 	 * @param error why
 	 * @return the result
 	 */
-	public static SendResult failed(String topic, Throwable error) {
+	public static SendResult failed(String topic, @Nullable Throwable error) {
 		return new SendResult(topic, -1, -1, error);
 	}
 

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A dead letter as stored: where the message was, its key, headers and payload, why it failed, and
  * whether it was replayed. {@link #toString()} never shows the payload.
@@ -28,9 +30,10 @@ import java.util.Optional;
  * @param createdAt when it was dead-lettered
  * @param replayedAt when it was last replayed, or {@code null}
  */
-public record StoredDeadLetter(String id, String group, String topic, int partition, long offset, String key,
-		Map<String, String> headers, byte[] payload, int attempts, String errorClass, String errorMessage,
-		Instant createdAt, Instant replayedAt) {
+public record StoredDeadLetter(String id, @Nullable String group, String topic, int partition, long offset,
+		@Nullable String key,
+		Map<String, String> headers, byte[] payload, int attempts, String errorClass, @Nullable String errorMessage,
+		Instant createdAt, @Nullable Instant replayedAt) {
 
 	/**
 	 * Checks and copies.

@@ -3,6 +3,8 @@ package io.batchconsumer.core;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A tag subscription in RocketMQ's syntax: {@code created || paid} accepts a message tagged
  * {@code created} or {@code paid}; {@code *} or an empty expression accepts every message, with a
@@ -29,7 +31,7 @@ public final class TagExpression {
 	 * @return the expression
 	 * @throws IllegalArgumentException when a tag between two {@code ||} is empty or holds a space
 	 */
-	public static TagExpression parse(String expression) {
+	public static TagExpression parse(@Nullable String expression) {
 		String problem = problem(expression);
 		if (problem != null) {
 			throw new IllegalArgumentException(problem);
@@ -49,7 +51,7 @@ public final class TagExpression {
 	 * @param expression the expression
 	 * @return the problem, or {@code null} when it parses
 	 */
-	public static String problem(String expression) {
+	public static @Nullable String problem(@Nullable String expression) {
 		if (expression == null || expression.isBlank() || expression.trim().equals("*")) {
 			return null;
 		}
@@ -84,7 +86,7 @@ public final class TagExpression {
 	 * @param tag the message's tag, {@code null} when it has none
 	 * @return {@code true} when it is
 	 */
-	public boolean matches(String tag) {
+	public boolean matches(@Nullable String tag) {
 		return isAll() || (tag != null && this.tags.contains(tag));
 	}
 

@@ -3,4 +3,7 @@
  * producer, dead letters and the statistics snapshots. A transport implements
  * {@link io.batchconsumer.core.spi}; the engine is {@link io.batchconsumer.core.internal}.
  */
+@NullMarked
 package io.batchconsumer.core;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package io.batchconsumer.core.spi;
 
+import org.jspecify.annotations.Nullable;
+
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.DeadLetters;
@@ -30,7 +32,7 @@ public interface Transport {
 	 * @param options the container's options
 	 * @return the queue, or {@code null} when this store has none (retries then wait on their worker)
 	 */
-	default RetryQueue retryQueue(ContainerOptions options) {
+	default @Nullable RetryQueue retryQueue(ContainerOptions options) {
 		return null;
 	}
 
