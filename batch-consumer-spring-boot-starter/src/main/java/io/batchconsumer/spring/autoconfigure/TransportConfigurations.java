@@ -100,7 +100,7 @@ final class TransportConfigurations {
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnTransport("kafka")
-	@ConditionalOnClass(name = { "org.apache.kafka.clients.consumer.KafkaConsumer",
+	@ConditionalOnClass(name = { "io.batchconsumer.kafka.KafkaTransport", "org.apache.kafka.clients.consumer.KafkaConsumer",
 			"org.springframework.boot.kafka.autoconfigure.KafkaProperties" })
 	static class Kafka {
 
@@ -127,7 +127,8 @@ final class TransportConfigurations {
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnTransport("rocketmq")
-	@ConditionalOnClass(name = "org.apache.rocketmq.client.consumer.DefaultLitePullConsumer")
+	@ConditionalOnClass(name = { "io.batchconsumer.rocketmq.RocketMqTransport",
+			"org.apache.rocketmq.client.consumer.DefaultLitePullConsumer" })
 	@EnableConfigurationProperties(RocketMqProperties.class)
 	static class RocketMq {
 
@@ -178,9 +179,9 @@ final class TransportConfigurations {
 
 	/**
 	 * No transport could be configured: fails start-up with what to do. For
-	 * {@code batch-consumer.transport=kafka} that means kafka-clients or Boot's Kafka auto-configuration
-	 * is missing; for {@code jdbc}, a single {@link javax.sql.DataSource}. A user {@link Transport} bean
-	 * always wins.
+	 * {@code batch-consumer.transport=kafka} that means the Kafka module or Boot's Kafka
+	 * auto-configuration is missing, for {@code rocketmq} the RocketMQ module; for {@code jdbc}, a
+	 * single {@link javax.sql.DataSource}. A user {@link Transport} bean always wins.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class Missing {
@@ -191,13 +192,14 @@ final class TransportConfigurations {
 			String transport = PropertiesValidation.normalize(properties.getTransport());
 			if ("rocketmq".equals(transport)) {
 				throw new IllegalStateException("No Transport bean for batch-consumer.transport=rocketmq: add "
-						+ "org.apache.rocketmq:rocketmq-client (5.x) to the application, or define a "
-						+ "io.batchconsumer.core.spi.Transport bean");
+						+ "io.batchconsumer:batch-consumer-rocketmq to the application (it brings rocketmq-client), "
+						+ "or define a io.batchconsumer.core.spi.Transport bean");
 			}
 			if ("kafka".equals(transport)) {
 				throw new IllegalStateException("No Transport bean for batch-consumer.transport=kafka: add "
-						+ "org.springframework.boot:spring-boot-starter-kafka to the application (it brings "
-						+ "kafka-clients and spring.kafka.* configuration), or define a io.batchconsumer.core.spi.Transport bean");
+						+ "io.batchconsumer:batch-consumer-kafka and org.springframework.boot:spring-boot-starter-kafka "
+						+ "to the application (the module brings kafka-clients, the starter the spring.kafka.* "
+						+ "configuration), or define a io.batchconsumer.core.spi.Transport bean");
 			}
 			throw new IllegalStateException("No Transport bean for batch-consumer.transport=" + transport
 					+ ": the JDBC transport needs a single DataSource bean; add spring-boot-starter-jdbc and a "

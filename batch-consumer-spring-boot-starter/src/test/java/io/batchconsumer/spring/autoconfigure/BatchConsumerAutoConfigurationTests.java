@@ -106,7 +106,19 @@ class BatchConsumerAutoConfigurationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("No Transport bean for batch-consumer.transport=kafka")
-				.hasMessageContaining("spring-boot-starter-kafka"));
+				.hasMessageContaining("io.batchconsumer:batch-consumer-kafka"));
+	}
+
+	@Test
+	void kafkaWithTheClientButWithoutTheKafkaModuleFailsNamingTheModule() {
+		this.runner.withPropertyValues("batch-consumer.transport=kafka")
+			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader(KafkaTransport.class))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("No Transport bean for batch-consumer.transport=kafka")
+				.hasMessageContaining("io.batchconsumer:batch-consumer-kafka"));
 	}
 
 	@Test

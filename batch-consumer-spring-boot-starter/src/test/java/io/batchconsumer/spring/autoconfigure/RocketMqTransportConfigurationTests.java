@@ -96,6 +96,17 @@ class RocketMqTransportConfigurationTests {
 	}
 
 	@Test
+	void withTheClientButWithoutTheRocketMqModuleStartUpFailsNamingTheModule() {
+		this.runner.withPropertyValues("batch-consumer.rocketmq.name-server=x:1")
+			.withClassLoader(new FilteredClassLoader(RocketMqTransport.class))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("No Transport bean for batch-consumer.transport=rocketmq")
+				.hasMessageContaining("io.batchconsumer:batch-consumer-rocketmq"));
+	}
+
+	@Test
 	void withoutTheRocketMqClientStartUpFailsSayingWhatToAdd() {
 		this.runner.withPropertyValues("batch-consumer.rocketmq.name-server=x:1")
 			.withClassLoader(new FilteredClassLoader(DefaultLitePullConsumer.class))
@@ -103,7 +114,7 @@ class RocketMqTransportConfigurationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("No Transport bean for batch-consumer.transport=rocketmq")
-				.hasMessageContaining("rocketmq-client"));
+				.hasMessageContaining("io.batchconsumer:batch-consumer-rocketmq"));
 	}
 
 }
