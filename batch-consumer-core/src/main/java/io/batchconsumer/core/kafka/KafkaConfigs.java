@@ -120,8 +120,10 @@ final class KafkaConfigs {
 	}
 
 	/**
-	 * The configuration of the short-lived consumers that read dead-letter topics back: no group
-	 * (partitions are assigned, nothing is committed), String keys and {@code byte[]} values.
+	 * The configuration of the consumer that reads dead-letter topics back: no group (partitions are
+	 * assigned, nothing is committed), String keys and {@code byte[]} values. It reads up to an end
+	 * it knows, so a fetch never waits for new records: with the broker's default wait (500 ms) the
+	 * fetch left open at the end of one partition held up the next partition's first fetch.
 	 * @param user the user's client properties
 	 * @return the configuration
 	 */
@@ -136,6 +138,7 @@ final class KafkaConfigs {
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "batch-consumer-dead-letters");
 		config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 0);
 		return config;
 	}
 

@@ -83,6 +83,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 
 	private final KafkaDeadLetters deadLetters;
 
+	private final SharedDeadLetterReader deadLetterReader;
+
 	/**
 	 * Creates a transport that sends {@code byte[]} and {@code String} payloads only.
 	 * @param clientProperties Kafka client properties: at least {@code bootstrap.servers}
@@ -115,8 +117,9 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		this.clients = new SharedClients(Objects.requireNonNull(producerProperties, "producerProperties"));
 		this.deadLetterTopics = new DeadLetterTopics(this.clients);
 		this.producer = new KafkaBatchProducer(this.clients, (payload) -> Payloads.toBytes(payload, payloadSerializer));
-		this.deadLetters = new KafkaDeadLetters(KafkaConfigs.deadLetterReader(this.clientProperties), this.clients,
-				this.deadLetterTopics, this.producer, Clock.systemUTC());
+		this.deadLetterReader = new SharedDeadLetterReader(KafkaConfigs.deadLetterReader(this.clientProperties));
+		this.deadLetters = new KafkaDeadLetters(this.deadLetterReader, this.clients, this.deadLetterTopics, this.producer,
+				Clock.systemUTC());
 	}
 
 	@Override
@@ -184,7 +187,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	}
 
 	/**
-	 * The dead letters of {@code <topic>.DLQ}: listed and shown with a short-lived consumer, replayed
+	 * The dead letters of {@code <topic>.DLQ}: listed and shown with one reused consumer, replayed
 	 * to the original topic and marked in the compacted topic {@code <topic>.DLQ.replayed}.
 	 * @return the dead letters of this transport
 	 */
@@ -201,9 +204,10 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		return this.instanceId;
 	}
 
-	/** Closes the shared producer and admin client. */
+	/** Closes the shared producer, admin client and dead-letter reader. */
 	@Override
 	public void close() {
+		this.deadLetterReader.close();
 		this.clients.close();
 	}
 
