@@ -39,6 +39,9 @@ final class BrokerSilence {
 
 	private long lastHeardNanos;
 
+	/** Whether the last check found the brokers silent; cleared when one answers. */
+	private boolean silent;
+
 	BrokerSilence(Duration limit, long nowNanos) {
 		this.limitNanos = limit.toNanos();
 		this.lastHeardNanos = nowNanos;
@@ -62,6 +65,16 @@ final class BrokerSilence {
 	 */
 	void heard(long nowNanos) {
 		this.lastHeardNanos = nowNanos;
+		this.silent = false;
+	}
+
+	/**
+	 * Whether no broker answered for the limit at the last check, and none answered since: a
+	 * synchronous call to the brokers would only wait out its timeout.
+	 * @return {@code true} during an outage
+	 */
+	boolean isSilent() {
+		return this.silent;
 	}
 
 	/**
@@ -79,10 +92,12 @@ final class BrokerSilence {
 		if (total != this.lastResponses) {
 			this.lastResponses = total;
 			this.lastHeardNanos = nowNanos;
+			this.silent = false;
 			return;
 		}
 		long silentNanos = nowNanos - this.lastHeardNanos;
 		if (silentNanos >= this.limitNanos) {
+			this.silent = true;
 			throw new SourceUnavailableException("No Kafka broker answered for " + Duration.ofNanos(silentNanos).toSeconds()
 					+ " s; the consumer keeps trying to reconnect", null);
 		}

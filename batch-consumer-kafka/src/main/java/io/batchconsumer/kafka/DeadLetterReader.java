@@ -12,10 +12,12 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Reads a topic from its beginning to the end offsets it had when the read started, with a
- * short-lived consumer that has no group: the dead-letter topics and their {@code .replayed}
- * marks. A topic that does not exist reads as empty.
+ * consumer that has no group: the dead-letter topics and their {@code .replayed} marks. A topic
+ * that does not exist reads as empty. A partition is assigned before its end offset is asked for,
+ * so that the client keeps the answer instead of warning that the partition is not assigned.
  *
- * <p>Threading: one instance per read, used by the calling thread and closed after it.
+ * <p>Threading: not thread-safe (a Kafka consumer); {@link SharedDeadLetterReader} hands it to one
+ * thread at a time.
  */
 final class DeadLetterReader implements AutoCloseable {
 
@@ -37,8 +39,8 @@ final class DeadLetterReader implements AutoCloseable {
 	 */
 	void readAll(String topic, Consumer<ConsumerRecord<String, byte[]>> visitor) {
 		for (TopicPartition partition : partitions(topic)) {
-			long end = this.consumer.endOffsets(List.of(partition), TIMEOUT).get(partition);
 			this.consumer.assign(List.of(partition));
+			long end = this.consumer.endOffsets(List.of(partition), TIMEOUT).get(partition);
 			this.consumer.seekToBeginning(List.of(partition));
 			readUntil(partition, end, visitor);
 		}
@@ -54,11 +56,11 @@ final class DeadLetterReader implements AutoCloseable {
 		if (!partitions(partition.topic()).contains(partition)) {
 			return null;
 		}
+		this.consumer.assign(List.of(partition));
 		long end = this.consumer.endOffsets(List.of(partition), TIMEOUT).get(partition);
 		if (offset >= end || offset < 0) {
 			return null;
 		}
-		this.consumer.assign(List.of(partition));
 		this.consumer.seek(partition, offset);
 		ConsumerRecord<String, byte[]>[] found = new ConsumerRecord[1];
 		readUntil(partition, offset + 1, (record) -> {

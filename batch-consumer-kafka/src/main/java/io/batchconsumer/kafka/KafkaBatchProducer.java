@@ -1,6 +1,7 @@
 package io.batchconsumer.kafka;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,12 +9,14 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,24 +48,42 @@ public final class KafkaBatchProducer implements BatchProducer {
 
 	private final LongAdder failedOneWaySends = new LongAdder();
 
-	KafkaBatchProducer(SharedClients clients, Function<Object, byte[]> payloadSerializer) {
+	private final Duration sendTimeout;
+
+	KafkaBatchProducer(SharedClients clients, Function<Object, byte[]> payloadSerializer, Duration sendTimeout) {
 		this.clients = clients;
 		this.payloadSerializer = payloadSerializer;
+		this.sendTimeout = sendTimeout;
 	}
 
 	@Override
 	public List<SendResult> sendBatch(String topic, List<?> messages) {
 		List<ProducerRecord<String, byte[]>> records = records(topic, messages);
 		Producer<String, byte[]> producer = this.clients.producer();
+		long deadline = System.nanoTime() + this.sendTimeout.toNanos();
 		List<Future<RecordMetadata>> acks = new ArrayList<>(records.size());
 		for (ProducerRecord<String, byte[]> record : records) {
-			acks.add(send(producer, record));
+			acks.add((System.nanoTime() - deadline < 0) ? send(producer, record)
+					: CompletableFuture.failedFuture(timedOut("was not sent")));
 		}
 		List<SendResult> results = new ArrayList<>(acks.size());
 		for (Future<RecordMetadata> ack : acks) {
-			results.add(await(topic, ack));
+			results.add(await(topic, ack, deadline));
 		}
 		return results;
+	}
+
+	/**
+	 * How long a {@link #sendBatch} may take.
+	 * @return the send timeout
+	 */
+	public Duration sendTimeout() {
+		return this.sendTimeout;
+	}
+
+	private TimeoutException timedOut(String what) {
+		return new TimeoutException("A record " + what + " within the send-timeout of " + this.sendTimeout.toMillis()
+				+ " ms (no broker answered in time)");
 	}
 
 	@Override
@@ -140,13 +161,16 @@ public final class KafkaBatchProducer implements BatchProducer {
 		}
 	}
 
-	private static SendResult await(String topic, Future<RecordMetadata> ack) {
+	private SendResult await(String topic, Future<RecordMetadata> ack, long deadline) {
 		try {
-			RecordMetadata metadata = ack.get();
+			RecordMetadata metadata = ack.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 			return SendResult.stored(metadata.topic(), metadata.partition(), metadata.offset());
 		}
 		catch (ExecutionException ex) {
 			return SendResult.failed(topic, ex.getCause());
+		}
+		catch (java.util.concurrent.TimeoutException ex) {
+			return SendResult.failed(topic, timedOut("was not acknowledged"));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package io.batchconsumer.kafka;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -106,12 +107,14 @@ final class KafkaConfigs {
 
 	/**
 	 * The configuration of the shared producer: acks from every in-sync replica and idempotence,
-	 * so a retried send is stored once.
+	 * so a retried send is stored once; a {@code send} blocks (for metadata or buffer space) at most
+	 * the send timeout, unless the user set {@code max.block.ms}.
 	 * @param user the user's client properties
 	 * @return the configuration
 	 */
 	static Map<String, Object> producer(Map<String, Object> user) {
 		Map<String, Object> config = common(user);
+		config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeout(user).toMillis());
 		config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
 		config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
 		config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -120,8 +123,10 @@ final class KafkaConfigs {
 	}
 
 	/**
-	 * The configuration of the short-lived consumers that read dead-letter topics back: no group
-	 * (partitions are assigned, nothing is committed), String keys and {@code byte[]} values.
+	 * The configuration of the consumer that reads dead-letter topics back: no group (partitions are
+	 * assigned, nothing is committed), String keys and {@code byte[]} values. It reads up to an end
+	 * it knows, so a fetch never waits for new records: with the broker's default wait (500 ms) the
+	 * fetch left open at the end of one partition held up the next partition's first fetch.
 	 * @param user the user's client properties
 	 * @return the configuration
 	 */
@@ -136,6 +141,7 @@ final class KafkaConfigs {
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "batch-consumer-dead-letters");
 		config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 0);
 		return config;
 	}
 
@@ -168,9 +174,27 @@ final class KafkaConfigs {
 		}
 	}
 
+	/**
+	 * How long a {@code sendBatch} may take: {@link KafkaTransport#SEND_TIMEOUT} as a {@link Duration}
+	 * or milliseconds, else {@link KafkaTransport#DEFAULT_SEND_TIMEOUT}.
+	 * @param user the user's client properties
+	 * @return the timeout, more than zero
+	 * @throws IllegalArgumentException when it is not a positive duration
+	 */
+	static Duration sendTimeout(Map<String, Object> user) {
+		Object value = user.get(KafkaTransport.SEND_TIMEOUT);
+		Duration timeout = (value == null) ? KafkaTransport.DEFAULT_SEND_TIMEOUT
+				: (value instanceof Duration duration) ? duration : Duration.ofMillis(Long.parseLong(value.toString().trim()));
+		if (timeout.isNegative() || timeout.isZero()) {
+			throw new IllegalArgumentException("send-timeout must be more than zero but was " + value);
+		}
+		return timeout;
+	}
+
 	private static Map<String, Object> common(Map<String, Object> user) {
 		Map<String, Object> config = new HashMap<>(user);
 		config.remove(KafkaTransport.INSTANCE_ID);
+		config.remove(KafkaTransport.SEND_TIMEOUT);
 		return config;
 	}
 

@@ -27,14 +27,15 @@ import io.batchconsumer.core.StoredDeadLetter;
 
 /**
  * The dead letters of {@code <topic>.DLQ}. A record's id is {@code <dlq-topic>:<partition>:<offset>}.
- * Listing reads the dead-letter topics from the beginning with a short-lived consumer without a
- * group (nothing is committed, no group is joined) and keeps only the asked page; records carrying
+ * Listing reads the dead-letter topics from the beginning with a consumer without a group (nothing
+ * is committed, no group is joined), one for the transport that every listing reuses, and keeps
+ * only the asked page; records carrying
  * another group's {@code bc-group} header are left out. A replay sends the record's key, value and
  * headers (its own and the {@code bc-*} ones, plus {@code bc-replayed-from}) to the original topic,
  * then marks it with a record in the compacted topic {@code <topic>.DLQ.replayed} (key: the id,
  * value: the time in epoch milliseconds), which listing reads back as {@code replayedAt}.
  *
- * <p>Threading: thread-safe; each call opens and closes its own consumer.
+ * <p>Threading: thread-safe; reads take turns on the shared reader ({@link SharedDeadLetterReader}).
  */
 final class KafkaDeadLetters implements DeadLetters {
 
@@ -46,7 +47,7 @@ final class KafkaDeadLetters implements DeadLetters {
 
 	private static final long SEND_TIMEOUT_SECONDS = 30;
 
-	private final Map<String, Object> readerConfig;
+	private final SharedDeadLetterReader reader;
 
 	private final SharedClients clients;
 
@@ -56,9 +57,9 @@ final class KafkaDeadLetters implements DeadLetters {
 
 	private final Clock clock;
 
-	KafkaDeadLetters(Map<String, Object> readerConfig, SharedClients clients, DeadLetterTopics topics,
+	KafkaDeadLetters(SharedDeadLetterReader reader, SharedClients clients, DeadLetterTopics topics,
 			KafkaBatchProducer producer, Clock clock) {
-		this.readerConfig = Map.copyOf(readerConfig);
+		this.reader = reader;
 		this.clients = clients;
 		this.topics = topics;
 		this.producer = producer;
@@ -69,9 +70,9 @@ final class KafkaDeadLetters implements DeadLetters {
 	public DeadLetterPage list(String group, Collection<String> originalTopics, int page, int size) {
 		DeadLetters.checkPage(page, size);
 		long skip = (long) page * size;
-		long[] total = { 0 };
-		List<StoredDeadLetter> items = new ArrayList<>();
-		try (DeadLetterReader reader = new DeadLetterReader(this.readerConfig)) {
+		return this.reader.read((reader) -> {
+			long[] total = { 0 };
+			List<StoredDeadLetter> items = new ArrayList<>();
 			for (String topic : new TreeSet<>(originalTopics)) {
 				String dlq = DeadLetterTopics.of(topic);
 				Map<String, Instant> replayed = replayed(reader, dlq);
@@ -85,8 +86,8 @@ final class KafkaDeadLetters implements DeadLetters {
 					}
 				});
 			}
-		}
-		return new DeadLetterPage(page, size, total[0], items);
+			return new DeadLetterPage(page, size, total[0], items);
+		});
 	}
 
 	@Override
@@ -96,14 +97,14 @@ final class KafkaDeadLetters implements DeadLetters {
 			return Optional.empty();
 		}
 		long offset = Long.parseLong(id.substring(id.lastIndexOf(':') + 1));
-		try (DeadLetterReader reader = new DeadLetterReader(this.readerConfig)) {
+		return this.reader.read((reader) -> {
 			ConsumerRecord<String, byte[]> record = reader.read(partition, offset);
 			if (record == null) {
-				return Optional.empty();
+				return Optional.<StoredDeadLetter>empty();
 			}
 			return Optional.of(toStored(record, replayed(reader, partition.topic())))
 				.filter((deadLetter) -> belongsTo(deadLetter, group, originalTopics));
-		}
+		});
 	}
 
 	@Override

@@ -64,6 +64,13 @@ public final class KafkaMessageSource implements MessageSource {
 	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
 	/**
+	 * How long a commit or the close may wait while no broker has answered for the silence limit:
+	 * one more try, not the full timeout, so that a stop during an outage is not held up by calls
+	 * that cannot succeed (what is not committed is delivered again, as after a crash).
+	 */
+	static final Duration SILENT_TIMEOUT = Duration.ofSeconds(1);
+
+	/**
 	 * How long a seek may wait, in all, for the partition's first and end offsets: a few broker
 	 * round trips, short because the owner thread neither polls nor commits while it waits.
 	 */
@@ -246,7 +253,7 @@ public final class KafkaMessageSource implements MessageSource {
 		Map<org.apache.kafka.common.TopicPartition, OffsetAndMetadata> kafkaOffsets = KafkaRecords.offsets(offsets);
 		for (int attempt = 1;; attempt++) {
 			try {
-				this.consumer.commitSync(kafkaOffsets, COMMIT_TIMEOUT);
+				this.consumer.commitSync(kafkaOffsets, this.silence.isSilent() ? SILENT_TIMEOUT : COMMIT_TIMEOUT);
 				return;
 			}
 			catch (WakeupException ex) {
@@ -337,7 +344,7 @@ public final class KafkaMessageSource implements MessageSource {
 
 	@Override
 	public void close() {
-		this.consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+		this.consumer.close(CloseOptions.timeout(this.silence.isSilent() ? SILENT_TIMEOUT : CLOSE_TIMEOUT));
 	}
 
 }

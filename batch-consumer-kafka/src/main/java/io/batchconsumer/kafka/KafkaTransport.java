@@ -50,6 +50,16 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	/** Client property naming this instance in broadcast mode; removed before the clients see the properties. */
 	public static final String INSTANCE_ID = "batch-consumer.instance-id";
 
+	/**
+	 * Producer property bounding how long {@code sendBatch} may take, as a {@link Duration} or in
+	 * milliseconds ({@link #DEFAULT_SEND_TIMEOUT} when not given); removed before the clients see the
+	 * properties. It is also the producer's {@code max.block.ms} unless that is set.
+	 */
+	public static final String SEND_TIMEOUT = "batch-consumer.send-timeout";
+
+	/** The send timeout when {@link #SEND_TIMEOUT} is not given. */
+	public static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(5);
+
 	/** The pull batch size of a Kafka container that sets none ({@code max.poll.records}). */
 	public static final int DEFAULT_PULL_BATCH_SIZE = 2000;
 
@@ -83,6 +93,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 
 	private final KafkaDeadLetters deadLetters;
 
+	private final SharedDeadLetterReader deadLetterReader;
+
 	/**
 	 * Creates a transport that sends {@code byte[]} and {@code String} payloads only.
 	 * @param clientProperties Kafka client properties: at least {@code bootstrap.servers}
@@ -114,9 +126,11 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		this.instanceId = KafkaConfigs.instanceId(this.clientProperties);
 		this.clients = new SharedClients(Objects.requireNonNull(producerProperties, "producerProperties"));
 		this.deadLetterTopics = new DeadLetterTopics(this.clients);
-		this.producer = new KafkaBatchProducer(this.clients, (payload) -> Payloads.toBytes(payload, payloadSerializer));
-		this.deadLetters = new KafkaDeadLetters(KafkaConfigs.deadLetterReader(this.clientProperties), this.clients,
-				this.deadLetterTopics, this.producer, Clock.systemUTC());
+		this.producer = new KafkaBatchProducer(this.clients, (payload) -> Payloads.toBytes(payload, payloadSerializer),
+				KafkaConfigs.sendTimeout(producerProperties));
+		this.deadLetterReader = new SharedDeadLetterReader(KafkaConfigs.deadLetterReader(this.clientProperties));
+		this.deadLetters = new KafkaDeadLetters(this.deadLetterReader, this.clients, this.deadLetterTopics, this.producer,
+				Clock.systemUTC());
 	}
 
 	@Override
@@ -184,7 +198,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	}
 
 	/**
-	 * The dead letters of {@code <topic>.DLQ}: listed and shown with a short-lived consumer, replayed
+	 * The dead letters of {@code <topic>.DLQ}: listed and shown with one reused consumer, replayed
 	 * to the original topic and marked in the compacted topic {@code <topic>.DLQ.replayed}.
 	 * @return the dead letters of this transport
 	 */
@@ -201,9 +215,10 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		return this.instanceId;
 	}
 
-	/** Closes the shared producer and admin client. */
+	/** Closes the shared producer, admin client and dead-letter reader. */
 	@Override
 	public void close() {
+		this.deadLetterReader.close();
 		this.clients.close();
 	}
 

@@ -50,11 +50,17 @@ final class SharedClients implements AutoCloseable {
 		return this.admin;
 	}
 
+	/**
+	 * Closes the clients. The producer gets at most the send timeout to deliver what it still holds
+	 * (a {@code sendBatch} waits no longer for it either), so a broker that is down does not hold up
+	 * the application's stop.
+	 */
 	@Override
 	public synchronized void close() {
 		this.closed = true;
 		if (this.producer != null) {
-			this.producer.close(CLOSE_TIMEOUT);
+			Duration sendTimeout = KafkaConfigs.sendTimeout(this.clientProperties);
+			this.producer.close((sendTimeout.compareTo(CLOSE_TIMEOUT) < 0) ? sendTimeout : CLOSE_TIMEOUT);
 		}
 		if (this.admin != null) {
 			this.admin.close(CLOSE_TIMEOUT);

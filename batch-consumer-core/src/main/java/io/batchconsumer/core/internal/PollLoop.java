@@ -71,6 +71,8 @@ final class PollLoop implements Runnable {
 
 	private final PollPacing pacing;
 
+	private final SourceOutage outage;
+
 	private boolean subscribed;
 
 	PollLoop(ContainerOptions options, MessageSource source, SliceRunner runner, ExecutorService workers,
@@ -97,6 +99,7 @@ final class PollLoop implements Runnable {
 				dueGate, status.counters());
 		this.flow = new FlowController(options, status.counters());
 		this.pacing = new PollPacing(options);
+		this.outage = new SourceOutage(options.id(), ticker);
 		this.commits = new CommitScheduler(options.commitInterval(), source, status, ticker.nanoTime());
 		this.drain = new FinalDrain(options, this.partitions, this.commits, (nanos) -> waitForMailbox(nanos, 1),
 				() -> this.aborted, ticker, this.dispatcher::withdrawQueued);
@@ -191,7 +194,7 @@ final class PollLoop implements Runnable {
 			if (!this.running) {
 				return;
 			}
-			logger.warn("Container '{}' cannot reach its source, trying again: {}", this.options.id(), ex.toString());
+			this.outage.failed(ex);
 			this.status.sourceError(ex);
 			waitForMailbox(UNAVAILABLE_BACKOFF_NANOS, 1);
 		}
@@ -215,6 +218,7 @@ final class PollLoop implements Runnable {
 			this.inPoll = false;
 		}
 		this.status.sourceError(null);
+		this.outage.reached();
 		this.partitions.buffer(messages);
 		this.pacing.polled(now, !messages.isEmpty());
 		return messages.size();

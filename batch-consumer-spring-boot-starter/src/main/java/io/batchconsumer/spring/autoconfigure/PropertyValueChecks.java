@@ -37,7 +37,8 @@ final class PropertyValueChecks implements ConfigurationPropertiesBindHandlerAdv
 	private static final Map<ConfigurationPropertyName, Function<Object, String>> STARTER = Map.of(
 			ConfigurationPropertyName.of("batch-consumer.transport"), PropertyValueChecks::transport,
 			ConfigurationPropertyName.of("batch-consumer.health.stall-timeout"), PropertyValueChecks::positive,
-			ConfigurationPropertyName.of("batch-consumer.metrics.refresh-interval"), PropertyValueChecks::positive);
+			ConfigurationPropertyName.of("batch-consumer.metrics.refresh-interval"), PropertyValueChecks::positive,
+			ConfigurationPropertyName.of("batch-consumer.kafka.send-timeout"), PropertyValueChecks::positive);
 
 	@Override
 	public BindHandler apply(BindHandler bindHandler) {

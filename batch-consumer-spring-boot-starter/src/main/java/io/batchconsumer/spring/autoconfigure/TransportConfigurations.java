@@ -102,12 +102,14 @@ final class TransportConfigurations {
 	@ConditionalOnTransport("kafka")
 	@ConditionalOnClass(name = { "io.batchconsumer.kafka.KafkaTransport", "org.apache.kafka.clients.consumer.KafkaConsumer",
 			"org.springframework.boot.kafka.autoconfigure.KafkaProperties" })
+	@EnableConfigurationProperties(KafkaTransportProperties.class)
 	static class Kafka {
 
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean(Transport.class)
 		KafkaTransport batchConsumerKafkaTransport(BatchConsumerProperties properties,
-				ObjectProvider<KafkaProperties> kafkaProperties, Environment environment, PayloadConverter converter) {
+				KafkaTransportProperties transport, ObjectProvider<KafkaProperties> kafkaProperties,
+				Environment environment, PayloadConverter converter) {
 			KafkaProperties kafka = kafkaProperties
 				.getIfAvailable(() -> Binder.get(environment).bindOrCreate("spring.kafka", KafkaProperties.class));
 			Map<String, Object> consumer = new HashMap<>(kafka.buildConsumerProperties());
@@ -115,6 +117,7 @@ final class TransportConfigurations {
 			if (properties.getInstanceId() != null) {
 				consumer.put(KafkaTransport.INSTANCE_ID, properties.getInstanceId());
 			}
+			producer.put(KafkaTransport.SEND_TIMEOUT, transport.getSendTimeout());
 			return new KafkaTransport(consumer, producer, converter::write);
 		}
 

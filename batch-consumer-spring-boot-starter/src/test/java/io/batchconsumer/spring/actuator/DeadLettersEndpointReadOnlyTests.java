@@ -56,7 +56,8 @@ class DeadLettersEndpointReadOnlyTests {
 		assertThat(actuator.post("/actuator/deadletters/orders/replay", Map.of("ids", id)).status())
 			.as("a write operation without write access: 405, as docs/dead-letters.md says")
 			.isEqualTo(405);
-		assertThat(actuator.get("/actuator/deadletters/orders/" + id).body().path("replayedAt").isNull()).isTrue();
+		assertThat(actuator.get("/actuator/deadletters/orders/" + id).body().has("replayedAt"))
+			.as("not replayed: left out, not null").isFalse();
 		assertThat(this.listeners.calls).containsExactly("poison");
 	}
 

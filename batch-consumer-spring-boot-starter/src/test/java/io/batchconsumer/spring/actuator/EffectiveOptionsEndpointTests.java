@@ -37,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"batch-consumer.auto-startup=false", "batch-consumer.retry.max-attempts=5",
 				"batch-consumer.listeners.payments.thread-size=8",
 				"batch-consumer.listeners.payments.consumer-batch-size=7",
-				"batch-consumer.listeners[Listeners.onRefunds].consumer-batch-size=9" })
+				"batch-consumer.listeners[Listeners.onRefunds].consumer-batch-size=9",
+				"batch-consumer.listeners[Listeners.onRefunds].processing=exactly-once" })
 @AutoConfigureRestTestClient
 @Tag("integration")
 class EffectiveOptionsEndpointTests {
@@ -65,6 +66,8 @@ class EffectiveOptionsEndpointTests {
 		assertThat(options.path("flow-control.max-span").path("source").asString()).isEqualTo("DEFAULT");
 		assertThat(options.path("flow-control.max-span").has("origin")).isFalse();
 		assertThat(options.path("ordering").path("value").asString()).isEqualTo("key");
+		assertThat(options.path("processing").path("value").asString()).as("spelled as it is written in properties")
+			.isEqualTo("at-least-once");
 		assertThat(options.path("group").path("value").asString()).isEqualTo("effective-tests");
 		assertThat(options.path("group").path("property").asString()).isEqualTo("spring.application.name");
 		assertThat(options.path("auto-startup").path("value").asString()).isEqualTo("false");
@@ -80,6 +83,8 @@ class EffectiveOptionsEndpointTests {
 		assertThat(options.path("consumer-batch-size").path("property").asString())
 			.as("the name as it can be written: a map key with a dot goes in brackets")
 			.isEqualTo("batch-consumer.listeners[Listeners.onRefunds].consumer-batch-size");
+		assertThat(options.path("processing").path("value").asString()).isEqualTo("exactly-once");
+		assertThat(options.path("processing").path("source").asString()).isEqualTo("LISTENER_PROPERTY");
 	}
 
 	@Test

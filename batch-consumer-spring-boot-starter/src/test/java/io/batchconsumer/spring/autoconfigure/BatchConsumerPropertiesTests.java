@@ -53,6 +53,15 @@ class BatchConsumerPropertiesTests {
 	}
 
 	@Test
+	void anUnknownProcessingListsTheValuesAsTheyAreWritten() {
+		assertFailsWith("batch-consumer.processing must be one of at-least-once, exactly-once but was 'exactly-one'",
+				"batch-consumer.processing=exactly-one");
+		assertFailsWith(
+				"batch-consumer.listeners.orders.processing must be one of at-least-once, exactly-once but was 'once'",
+				"batch-consumer.listeners.orders.processing=once");
+	}
+
+	@Test
 	void anUnknownTransportFailsNamingThePropertyAndTheAllowedValues() {
 		assertFailsWith("batch-consumer.transport must be one of jdbc, kafka, rocketmq but was 'rabbit'",
 				"batch-consumer.transport=rabbit");

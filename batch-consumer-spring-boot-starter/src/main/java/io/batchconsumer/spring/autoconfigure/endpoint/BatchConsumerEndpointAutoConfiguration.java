@@ -8,7 +8,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.HandlerExceptionResolver;
 
 import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
@@ -55,6 +60,36 @@ public final class BatchConsumerEndpointAutoConfiguration {
 	@ConditionalOnBean(Transport.class)
 	DeadLettersEndpoint deadLettersEndpoint(BatchListenerContainerRegistry containers, Transport transport) {
 		return new DeadLettersEndpoint(containers, transport);
+	}
+
+	/**
+	 * Rejects a {@code deadletters} call whose arguments the endpoint does not take, or that lacks
+	 * or misspells one, with a reason that says what is expected.
+	 * @return the advisor
+	 */
+	@Bean
+	@ConditionalOnAvailableEndpoint(DeadLettersEndpoint.class)
+	static OperationInvokerAdvisor batchConsumerDeadLettersArguments() {
+		return new DeadLettersArguments();
+	}
+
+	/**
+	 * Over Spring MVC, the {@code deadletters} endpoint's bad requests as RFC 9457 problem details.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass(HandlerExceptionResolver.class)
+	@ConditionalOnAvailableEndpoint(DeadLettersEndpoint.class)
+	static class DeadLettersProblemConfiguration {
+
+		@Bean
+		DeadLettersProblems batchConsumerDeadLettersProblems(ObjectProvider<PathMappedEndpoints> endpoints) {
+			return new DeadLettersProblems(() -> {
+				PathMappedEndpoints mapped = endpoints.getIfAvailable();
+				return (mapped != null) ? mapped.getPath(DeadLettersArguments.ENDPOINT) : null;
+			});
+		}
+
 	}
 
 }

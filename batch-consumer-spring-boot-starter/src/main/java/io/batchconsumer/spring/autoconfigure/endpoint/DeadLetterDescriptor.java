@@ -6,11 +6,15 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+
 import io.batchconsumer.core.StoredDeadLetter;
 
 /**
  * A dead letter as the {@code deadletters} endpoint shows it. In a page the payload is left out
- * (only its size shows); shown alone, it is text when it is valid UTF-8 and Base64 otherwise.
+ * (only its size shows); shown alone, it is text when it is valid UTF-8 and Base64 otherwise. A
+ * {@code null} field is left out of the JSON: Actuator writes an {@link OperationResponseBody}
+ * without nulls, whether it is the whole answer or part of a page.
  *
  * @param id the id to show or replay it by
  * @param group the consumer group that dead-lettered it, when recorded
@@ -31,7 +35,7 @@ import io.batchconsumer.core.StoredDeadLetter;
 public record DeadLetterDescriptor(String id, @Nullable String group, String topic, int partition, long offset,
 		@Nullable String key, Map<String, String> headers, int payloadBytes, @Nullable String payloadText,
 		@Nullable String payloadBase64, int attempts, String errorClass, String errorMessage,
-		@Nullable String createdAt, @Nullable String replayedAt) {
+		@Nullable String createdAt, @Nullable String replayedAt) implements OperationResponseBody {
 
 	static DeadLetterDescriptor of(StoredDeadLetter deadLetter, boolean withPayload) {
 		String text = withPayload ? deadLetter.payloadText().orElse(null) : null;
