@@ -34,6 +34,8 @@ import io.batchconsumer.kafka.KafkaTransport;
  */
 public final class KafkaBench implements AutoCloseable {
 
+	private static final Duration FIRST_FETCH_TIMEOUT = Duration.ofSeconds(60);
+
 	private static final double MIB = 1024.0 * 1024.0;
 
 	/** Numbers every run of this JVM, so that two runners sharing a broker never share a group. */
@@ -171,6 +173,7 @@ public final class KafkaBench implements AutoCloseable {
 			try (HeapSampler heap = new HeapSampler()) {
 				Contender.Running running = contender.start(scenario, group(scenario, 1), tally);
 				heap.watch(running::buffered);
+				awaitFirstFetch(running);
 				Thread.sleep(this.options.hold().toMillis());
 				long retained = HeapSampler.settledHeap() - heap.baseline();
 				long buffered = heap.peakGauge();
@@ -185,6 +188,17 @@ public final class KafkaBench implements AutoCloseable {
 			}
 		}
 		return results;
+	}
+
+	/**
+	 * The hold measures a consumer that fetches: one that tells its buffered count is waited for
+	 * until it fetched something (a group join on a loaded machine can take longer than the hold).
+	 */
+	private static void awaitFirstFetch(Contender.Running running) throws InterruptedException {
+		long deadline = System.nanoTime() + FIRST_FETCH_TIMEOUT.toNanos();
+		while (running.buffered() == 0 && System.nanoTime() < deadline) {
+			Thread.sleep(20);
+		}
 	}
 
 	private static String memoryNote(Contender contender, Scenario scenario) {
