@@ -88,8 +88,9 @@ class BatchContainerTuningTests {
 		this.container.tune(Map.of(key, second)).get(10, TimeUnit.SECONDS);
 		int value = Integer.parseInt(second);
 		if ("thread-size".equals(key)) {
-			// Slices handed out before the change may still run: wait until they are down to the new size.
-			await().atMost(Duration.ofSeconds(20)).until(() -> this.running.get() <= value);
+			// Slices handed out before the change may still run, and a worker may have taken a queued one
+			// just before: wait until the workers over the new size retired.
+			await().atMost(Duration.ofSeconds(20)).until(() -> workerThreads() <= value);
 		}
 		this.largestSlice.set(0);
 		this.mostRunningAfterChange.set(0);
@@ -118,6 +119,12 @@ class BatchContainerTuningTests {
 			.hasMessageContaining("consumer-batch-size");
 		assertThat(this.container.options()).isEqualTo(before);
 		assertThat(this.container.stats().threadSize()).isEqualTo(before.threadSize());
+	}
+
+	private static long workerThreads() {
+		return Thread.getAllStackTraces().keySet().stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("batch-consumer-tuning-worker"))
+			.count();
 	}
 
 	private void assertInForce(String key, int value) {
