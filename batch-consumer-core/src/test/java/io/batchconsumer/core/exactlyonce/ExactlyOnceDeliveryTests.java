@@ -67,7 +67,7 @@ class ExactlyOnceDeliveryTests {
 	 * listener.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aLateCommitCallbackAfterASeekBackMarksNothing(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture fixture = new Fixture(dataSource, dataSource, "late_");
@@ -90,7 +90,7 @@ class ExactlyOnceDeliveryTests {
 	 * passed the fence and committed beside the new epoch's delivery of the same messages.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aDeliveryWhoseEpochEndedDuringItsListenerCallNeverCommits(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture fixture = new Fixture(dataSource, dataSource, "ended_");
@@ -137,7 +137,7 @@ class ExactlyOnceDeliveryTests {
 	 * at 0, which the row keyed at 1 did not stop: 1–9 got a second row.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aCommitWhoseReplyWasLostIsNotDeliveredAgain(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource);
@@ -165,7 +165,7 @@ class ExactlyOnceDeliveryTests {
 	 * reads them before it runs.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void anUncertainCommitWhoseMarksCannotBeReadAtOnceIsReadBeforeTheNextDelivery(TestDatabases.Kind kind)
 			throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
@@ -190,7 +190,7 @@ class ExactlyOnceDeliveryTests {
 	 * another transaction": the message was finished with no effect and no dead letter.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aFencedDeadLetterIsNotCountedAsWrittenAndIsWrittenUnderANewClaim(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture fixture = new Fixture(dataSource, dataSource, "fenced_");
@@ -236,7 +236,7 @@ class ExactlyOnceDeliveryTests {
 	 * Before, Y's offsets were written under X's key, which X could then never use: X failed for good.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aSliceWhoseUncertainKeyAnotherSliceTookIsDeliveredAgain(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource);
@@ -258,7 +258,7 @@ class ExactlyOnceDeliveryTests {
 	 * letter must be written (or the write must fail, to be tried again), never skipped.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aDeadLetterWhoseKeyAnotherSliceTookIsWrittenOrRetried(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource);
@@ -313,7 +313,7 @@ class ExactlyOnceDeliveryTests {
 	 * marked too and commits 6 and 7. Finished before: 3, 4 and 5, each counted once.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void messagesFinishedBeforeAreCountedOnceAcrossConflictRounds(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture fixture = new Fixture(dataSource, dataSource, "counted_");
@@ -337,7 +337,7 @@ class ExactlyOnceDeliveryTests {
 	 * source now names its instance in its origin, which keeps their marks apart.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void inBroadcastModeEveryInstanceHandlesEveryMessage(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture first = new Fixture(dataSource, dataSource, "bc1_", ConsumptionMode.BROADCAST, "bc1_rows");

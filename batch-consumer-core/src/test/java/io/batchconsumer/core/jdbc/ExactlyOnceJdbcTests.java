@@ -209,7 +209,7 @@ class ExactlyOnceJdbcTests {
 	 * the messages that come next are each processed once.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void marksBelowTheCommittedPositionAreNotLoadedOnAssignmentAndAreDeleted(TestDatabases.Kind kind) {
 		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
@@ -249,7 +249,7 @@ class ExactlyOnceJdbcTests {
 	 * floor from the committed position again).
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aSeekBackDeliversTheMessagesASeekForwardSkippedAsTheyHaveNoMarks(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
@@ -287,7 +287,7 @@ class ExactlyOnceJdbcTests {
 	 * the new one committed, committed too: messages 5-9 had two rows each.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aSeekIntoARunningSliceLetsOnlyOneDeliveryCommitItsMessages(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
@@ -337,7 +337,7 @@ class ExactlyOnceJdbcTests {
 	 * completed before, not as successes.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aRetryHandOffAndTheOriginalsMarkCommitTogether(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
@@ -379,7 +379,7 @@ class ExactlyOnceJdbcTests {
 	 * the first for good, and whichever committed first made the other skip those messages.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void inBroadcastModeEachInstanceProcessesEveryMessageOnce(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);

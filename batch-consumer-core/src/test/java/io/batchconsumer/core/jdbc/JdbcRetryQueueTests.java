@@ -52,7 +52,7 @@ class JdbcRetryQueueTests {
 	Path dir;
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void retriesComeBackWhenDueWithTheirAttemptAndOriginThenDeadLetterWhileTheQueueIsCommitted(TestDatabases.Kind kind) {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
 				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
@@ -106,7 +106,7 @@ class JdbcRetryQueueTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aDeadLetterAfterTheRetryQueueNamesTheOriginalTopicPartitionAndOffsetAndIsReplayedThere(
 			TestDatabases.Kind kind) {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);

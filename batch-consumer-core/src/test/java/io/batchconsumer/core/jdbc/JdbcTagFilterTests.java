@@ -44,7 +44,7 @@ class JdbcTagFilterTests {
 	Path dir;
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void listenerSeesExactlyTheSelectedTagsAndEveryQueueIsCommittedToItsEnd(TestDatabases.Kind kind) {
 		int total = 2000;
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
@@ -106,7 +106,7 @@ class JdbcTagFilterTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void tagColumnIsAddedToAMessageTableOfAnOlderVersion(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings();
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
