@@ -56,8 +56,9 @@ final class JdbcSchema {
 			this.h2File = this.dialect == JdbcDialect.H2 && url != null
 					&& !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:");
 		}
-		catch (SQLException ex) {
-			throw new IllegalStateException("Cannot reach the database of the JDBC transport: " + ex.getMessage(), ex);
+		catch (SQLException | RuntimeException ex) {
+			throw new IllegalStateException("Cannot reach the database of the JDBC transport"
+					+ DataSourceUrl.describe(dataSource) + ": " + DataSourceUrl.causes(ex), ex);
 		}
 	}
 

@@ -11,6 +11,8 @@ import java.util.Properties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.batchconsumer.core.internal.SqlStates;
+
 /**
  * What the JDBC transport needs of a SQLite database, and the connection properties of the
  * {@code org.xerial:sqlite-jdbc} driver that give it:
@@ -75,6 +77,7 @@ public final class SqliteSettings {
 						+ "use a file, e.g. jdbc:sqlite:./data/app.db");
 			}
 			requireWal(statement, url);
+			requireWritable(statement, url);
 			long synchronous = pragma(statement, "synchronous");
 			if (synchronous == 0) {
 				throw refuse(url, "has synchronous=OFF, with which a power loss can corrupt the file; "
@@ -111,6 +114,30 @@ public final class SqliteSettings {
 					+ "); WAL needs a local file system that the process can write");
 		}
 		logger.info("Switched the SQLite database {} to journal_mode=WAL", url);
+	}
+
+	/**
+	 * Takes the write lock and gives it back at once, so that a file the process cannot write (a
+	 * read-only file, directory or file system) is refused at start-up and not at the first send. A
+	 * lock held by another connection for the whole busy timeout is no reason to refuse.
+	 */
+	private static void requireWritable(Statement statement, String url) {
+		try {
+			statement.execute("BEGIN IMMEDIATE");
+		}
+		catch (SQLException ex) {
+			if (!SqlStates.isSqliteBusy(ex)) {
+				throw refuse(url, "cannot be written (" + ex.getMessage() + "): the file, its directory or its file "
+						+ "system is read-only for this process");
+			}
+			return;
+		}
+		try {
+			statement.execute("ROLLBACK");
+		}
+		catch (SQLException ex) {
+			logger.debug("No write probe to roll back on {}: {}", url, ex.getMessage());
+		}
 	}
 
 	/** The driver's transaction mode, {@code null} when the connection is not sqlite-jdbc's. */

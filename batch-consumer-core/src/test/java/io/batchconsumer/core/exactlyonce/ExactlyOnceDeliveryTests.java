@@ -88,9 +88,13 @@ class ExactlyOnceDeliveryTests {
 	 * A delivery whose listener call is still running when the partition is sought: its epoch ended.
 	 * Before, its next round (the messages the listener did not fail) took the new epoch's claim,
 	 * passed the fence and committed beside the new epoch's delivery of the same messages.
+	 *
+	 * <p>Not on SQLite: there a delivery's transaction holds the file's write lock from its start to its
+	 * commit, so a second delivery (or the claim of another owner) cannot write before the first one
+	 * ended; the two never overlap, and the first one's commit is simply earlier.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
 	void aDeliveryWhoseEpochEndedDuringItsListenerCallNeverCommits(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture fixture = new Fixture(dataSource, dataSource, "ended_");

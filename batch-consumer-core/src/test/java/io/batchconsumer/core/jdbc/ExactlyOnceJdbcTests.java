@@ -285,9 +285,13 @@ class ExactlyOnceJdbcTests {
 	 * offset, which the completion table's key does not catch). Only one of the two may commit them.
 	 * Before, the seek did not move the partition's owner epoch, so the old delivery, released after
 	 * the new one committed, committed too: messages 5-9 had two rows each.
+	 *
+	 * <p>Not on SQLite: there a delivery's transaction holds the file's write lock from its start to its
+	 * commit, so a second delivery (or the claim of another owner) cannot write before the first one
+	 * ended; the two never overlap, and the first one's commit is simply earlier.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
 	void aSeekIntoARunningSliceLetsOnlyOneDeliveryCommitItsMessages(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
@@ -465,9 +469,12 @@ class ExactlyOnceJdbcTests {
 	 * B takes the queue over and processes everything; then A resumes. In exactly-once mode A's
 	 * transaction fails on the completion table's primary key and rolls back (one row per message);
 	 * in at-least-once mode A's rows commit too (duplicates), so the test can fail.
+	 *
+	 * <p>Not on SQLite: A's transaction holds the file's write lock while it stalls, so B can neither
+	 * take the lease nor write before A committed or rolled back; there is no zombie to fence.
 	 */
 	@ParameterizedTest
-	@EnumSource(TestDatabases.Kind.class)
+	@EnumSource(value = TestDatabases.Kind.class, mode = EnumSource.Mode.EXCLUDE, names = "SQLITE")
 	void aZombieThatResumesAfterItsLeaseMovedCommitsNothing(TestDatabases.Kind kind) throws Exception {
 		for (Processing processing : Processing.values()) {
 			long duplicates = zombie(kind, processing);
