@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 
 import io.batchconsumer.core.SourceUnavailableException;
 import io.batchconsumer.core.internal.SqlStates;
+import io.batchconsumer.core.internal.Transactions;
 
 /**
  * Runs a unit of work on a connection of the data source, in one transaction, and turns an
@@ -61,7 +62,7 @@ final class Sql {
 		try (Connection connection = this.dataSource.getConnection()) {
 			boolean autoCommit = connection.getAutoCommit();
 			if (autoCommit) {
-				connection.setAutoCommit(false);
+				Transactions.begin(connection);
 			}
 			try {
 				T result = work.run(connection);

@@ -70,9 +70,8 @@ public final class SqliteSettings {
 	 * @throws IllegalStateException naming the setting when one cannot be applied or is refused
 	 */
 	static void check(Connection connection, String url) {
-		String file = fileOf(url);
 		try (Statement statement = connection.createStatement()) {
-			if (file.isEmpty() || file.equals(":memory:") || file.contains("mode=memory")) {
+			if (isInMemory(url)) {
 				throw refuse(url, "is in memory, where each connection of a pool opens a database of its own; "
 						+ "use a file, e.g. jdbc:sqlite:./data/app.db");
 			}
@@ -169,12 +168,12 @@ public final class SqliteSettings {
 		}
 	}
 
-	/** The file part of a {@code jdbc:sqlite:} URL, without parameters; "" when it names none. */
-	static String fileOf(String url) {
+	/** Whether a {@code jdbc:sqlite:} URL names no file: {@code :memory:}, nothing, or {@code mode=memory}. */
+	static boolean isInMemory(String url) {
 		String rest = (url != null && url.regionMatches(true, 0, "jdbc:sqlite:", 0, 12)) ? url.substring(12) : "";
 		int parameters = rest.indexOf('?');
 		String file = (parameters >= 0) ? rest.substring(0, parameters) : rest;
-		return (rest.contains("mode=memory")) ? file + "?mode=memory" : file;
+		return file.isEmpty() || file.contains(":memory:") || rest.contains("mode=memory");
 	}
 
 	private static IllegalStateException refuse(String url, String why) {
