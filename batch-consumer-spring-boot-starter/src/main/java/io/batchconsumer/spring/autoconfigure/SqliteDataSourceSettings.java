@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
+import io.batchconsumer.core.jdbc.SqliteConnections;
 import io.batchconsumer.core.jdbc.SqliteSettings;
 
 /**
@@ -22,7 +23,8 @@ import io.batchconsumer.core.jdbc.SqliteSettings;
  * first connection. What the application set itself wins: a key that is already among the pool's
  * data-source properties ({@code spring.datasource.hikari.data-source-properties.*}) or a parameter
  * of the URL is left alone; the transport then checks the result at start-up and refuses what does
- * not hold. The file's directory is created when it is missing (SQLite creates the file, not its
+ * not hold. The pool takes its connections from {@link SqliteConnections}, so that a transaction
+ * whose {@code BEGIN} failed does not spoil the next one on its connection. The file's directory is created when it is missing (SQLite creates the file, not its
  * directory), so {@code jdbc:sqlite:./data/app.db} works on a first start.
  *
  * <p>Threading: stateless; called by the bean factory.
@@ -50,6 +52,11 @@ final class SqliteDataSourceSettings implements BeanPostProcessor {
 				pool.addDataSourceProperty(name, value);
 			}
 		});
+		if (pool.getDataSource() == null && pool.getDataSourceClassName() == null) {
+			// Connections whose failed BEGIN does not leave them marked as in a transaction (the
+			// application's transactions too, Spring's transaction manager among them).
+			pool.setDataSource(new SqliteConnections(url, pool.getDataSourceProperties()));
+		}
 		logger.debug("SQLite connection properties of {}: {}", url, pool.getDataSourceProperties());
 	}
 

@@ -1,6 +1,8 @@
 package io.batchconsumer.spring.autoconfigure;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -15,11 +17,16 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.spring.annotation.BatchListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * A SQLite file configured with {@code spring.datasource.url} alone: the pool gets the settings the
@@ -55,6 +62,39 @@ class SqliteDataSourceTests {
 				.isEqualTo(1);
 			assertThat(jdbc.queryForObject("PRAGMA journal_mode", String.class)).isEqualTo("wal");
 		});
+	}
+
+	/**
+	 * Spring's transaction manager begins with {@code setAutoCommit(false)}: when that met
+	 * {@code SQLITE_BUSY}, the driver left the connection marked as in a transaction, and the next
+	 * transaction on it (here the pool's only connection) kept the rows it rolled back.
+	 */
+	@Test
+	void aTransactionWhoseBeginMetTheLockTakenDoesNotSpoilTheNextOne() {
+		Path file = this.dir.resolve("app.db");
+		this.runner
+			.withPropertyValues("spring.datasource.url=jdbc:sqlite:" + file,
+					"spring.datasource.hikari.maximum-pool-size=1",
+					"spring.datasource.hikari.data-source-properties.busy_timeout=1000")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				DataSource pool = context.getBean(DataSource.class);
+				JdbcTemplate jdbc = new JdbcTemplate(pool);
+				jdbc.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+				TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(pool));
+				try (Connection holder = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+					holder.setAutoCommit(false);
+					holder.createStatement().execute("INSERT INTO t (id) VALUES (100)"); // holds the write lock
+					assertThatExceptionOfType(CannotCreateTransactionException.class)
+						.isThrownBy(() -> transactions.executeWithoutResult((status) -> jdbc.update("INSERT INTO t (id) VALUES (1)")));
+					holder.rollback();
+				}
+				assertThatIllegalStateException().isThrownBy(() -> transactions.executeWithoutResult((status) -> {
+					jdbc.update("INSERT INTO t (id) VALUES (2)");
+					throw new IllegalStateException("rolled back");
+				}));
+				assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM t", Integer.class)).as("rows rolled back").isZero();
+			});
 	}
 
 	@Test
