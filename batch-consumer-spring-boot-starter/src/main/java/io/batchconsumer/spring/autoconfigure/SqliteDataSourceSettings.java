@@ -67,7 +67,7 @@ final class SqliteDataSourceSettings implements BeanPostProcessor {
 		if (file.isEmpty() || file.startsWith(":") || url.contains("mode=memory")) {
 			return;
 		}
-		Path parent = Path.of(file).toAbsolutePath().getParent();
+		Path parent = Path.of(file).toAbsolutePath().normalize().getParent();
 		if (parent != null && !Files.isDirectory(parent)) {
 			try {
 				Files.createDirectories(parent);
