@@ -3,6 +3,9 @@ package io.batchconsumer.core.jdbc;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -119,6 +122,29 @@ class SqliteSettingsTests {
 	}
 
 	/** A pool made as Spring Boot makes it: it opens its first connection on first use. */
+	@Test
+	void aFileLockedByAnotherProgramIsRefusedNamingTheFileAfterTheBusyTimeout() throws Exception {
+		Path file = this.dir.resolve("app.db");
+		try (HikariDataSource dataSource = pool("jdbc:sqlite:" + file, true);
+				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
+			assertThat(transport.producer().send("t", "kept").isStored()).isTrue();
+		}
+		// Another program keeps the file locked: an exclusive locking mode holds the lock its last
+		// write took until it closes the file.
+		try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file + "?journal_mode=DELETE");
+				Statement statement = other.createStatement()) {
+			statement.execute("PRAGMA locking_mode=EXCLUSIVE");
+			statement.execute("CREATE TABLE IF NOT EXISTS other_program (id INTEGER)");
+			statement.execute("INSERT INTO other_program (id) VALUES (1)");
+			try (HikariDataSource dataSource = pool("jdbc:sqlite:" + file, true)) {
+				dataSource.addDataSourceProperty("busy_timeout", Integer.toString(SqliteSettings.MIN_BUSY_TIMEOUT_MS));
+				assertThatIllegalStateException().isThrownBy(() -> new JdbcTransport(dataSource, TestDatabases.settings()))
+					.withMessageContaining(file.toString())
+					.withMessageContaining("locked");
+			}
+		}
+	}
+
 	private static HikariDataSource pool(String url, boolean withProperties) {
 		HikariDataSource pool = new HikariDataSource();
 		pool.setJdbcUrl(url);
