@@ -8,7 +8,10 @@ import java.util.Locale;
  */
 enum JdbcDialect {
 
-	/** H2 2.x, the embedded default. */
+	/** SQLite 3 (a file, in WAL mode), the embedded default. */
+	SQLITE("schema-sqlite.sql"),
+
+	/** H2 2.x. */
 	H2("schema-h2.sql"),
 
 	/** PostgreSQL 10 or later. */
@@ -36,6 +39,9 @@ enum JdbcDialect {
 		if (name.equals("h2")) {
 			return H2;
 		}
+		if (name.equals("sqlite")) {
+			return SQLITE;
+		}
 		if (name.contains("postgresql")) {
 			return POSTGRESQL;
 		}
@@ -58,7 +64,7 @@ enum JdbcDialect {
 		if (name.equals("h2")) {
 			return !jdbcUrl.startsWith("jdbc:h2:tcp:") && !jdbcUrl.startsWith("jdbc:h2:ssl:");
 		}
-		return name.startsWith("hsql") || name.equals("apache derby");
+		return name.equals("sqlite") || name.startsWith("hsql") || name.equals("apache derby");
 	}
 
 	/**

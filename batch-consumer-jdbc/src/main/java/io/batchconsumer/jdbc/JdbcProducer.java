@@ -155,6 +155,16 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	/**
+	 * Reads the queue counts of topics (creating the topics that do not exist yet), so that a
+	 * following {@link #insertIn} finds them known and opens no transaction of its own.
+	 * @param topics the topics
+	 * @throws io.batchconsumer.core.spi.SourceUnavailableException when the database failed
+	 */
+	void knowTopics(Collection<String> topics) {
+		topics.forEach(this.topics::queues);
+	}
+
+	/**
 	 * Inserts messages into their topic's queues inside the caller's transaction (the schedule's
 	 * move of due messages); the caller tells the sources after the commit.
 	 * @param connection the transaction's connection

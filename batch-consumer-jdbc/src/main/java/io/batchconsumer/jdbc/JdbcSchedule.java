@@ -130,6 +130,10 @@ final class JdbcSchedule {
 		if (!this.sql.read("Looking for due scheduled messages", this::anyDue)) {
 			return 0;
 		}
+		// The topics are read (or created) before the move's transaction, each in a transaction of its
+		// own: inside the move that would open a second connection while the move holds its locks, and
+		// on SQLite, where a write transaction locks the whole file, wait for it until the busy timeout.
+		this.producer.knowTopics(this.sql.read("Reading the topics of due scheduled messages", this::dueTopics));
 		Map<String, List<OutgoingMessage>> moved;
 		try {
 			moved = this.producer.storing(this::move, this::dueTopics);

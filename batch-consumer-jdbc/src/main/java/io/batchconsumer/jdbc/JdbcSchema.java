@@ -40,6 +40,8 @@ final class JdbcSchema {
 
 	private final String productName;
 
+	private final String url;
+
 	JdbcSchema(DataSource dataSource, JdbcTables tables) {
 		this.dataSource = dataSource;
 		this.tables = tables;
@@ -47,13 +49,15 @@ final class JdbcSchema {
 			DatabaseMetaData metaData = connection.getMetaData();
 			this.productName = metaData.getDatabaseProductName();
 			String url = metaData.getURL();
+			this.url = url;
 			this.dialect = JdbcDialect.of(this.productName);
 			this.embedded = JdbcDialect.isEmbedded(this.productName, url);
 			this.h2File = this.dialect == JdbcDialect.H2 && url != null
 					&& !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:mem:");
 		}
-		catch (SQLException ex) {
-			throw new IllegalStateException("Cannot reach the database of the JDBC transport: " + ex.getMessage(), ex);
+		catch (SQLException | RuntimeException ex) {
+			throw new IllegalStateException("Cannot reach the database of the JDBC transport"
+					+ DataSourceUrl.describe(dataSource) + ": " + DataSourceUrl.causes(ex), ex);
 		}
 	}
 
@@ -73,7 +77,7 @@ final class JdbcSchema {
 		}
 		if (this.dialect.schemaResource() == null) {
 			throw new IllegalStateException("jdbc.initialize-schema cannot create tables on " + this.productName
-					+ " (supported: H2, PostgreSQL, MySQL, MariaDB); create them yourself and set it to never");
+					+ " (supported: SQLite, H2, PostgreSQL, MySQL, MariaDB); create them yourself and set it to never");
 		}
 		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
 			for (String sql : statements()) {
@@ -170,9 +174,19 @@ final class JdbcSchema {
 	 * An H2 file database acknowledges a commit up to {@code WRITE_DELAY} (500 ms) before it is
 	 * written, so a killed process loses acknowledged sends and commits. This sets the delay to 0
 	 * (the setting is stored in the database) and checks that it took.
-	 * @throws IllegalStateException when the delay cannot be set to 0
+	 * A SQLite database gets the settings of {@link SqliteSettings} checked instead.
+	 * @throws IllegalStateException when the delay cannot be set to 0, or a SQLite setting is refused
 	 */
 	void makeCommitsDurable() {
+		if (this.dialect == JdbcDialect.SQLITE) {
+			try (Connection connection = this.dataSource.getConnection()) {
+				SqliteSettings.check(connection, this.url);
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException("Cannot reach the SQLite database " + this.url + ": " + ex.getMessage(), ex);
+			}
+			return;
+		}
 		if (!this.h2File) {
 			return;
 		}

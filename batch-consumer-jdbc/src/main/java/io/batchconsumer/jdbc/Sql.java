@@ -5,6 +5,8 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 import io.batchconsumer.core.spi.SourceUnavailableException;
+import io.batchconsumer.core.internal.SqlStates;
+import io.batchconsumer.core.internal.Transactions;
 
 /**
  * Runs a unit of work on a connection of the data source, in one transaction, and turns an
@@ -59,7 +61,7 @@ final class Sql {
 		try (Connection connection = this.dataSource.getConnection()) {
 			boolean autoCommit = connection.getAutoCommit();
 			if (autoCommit) {
-				connection.setAutoCommit(false);
+				Transactions.begin(connection);
 			}
 			try {
 				T result = work.run(connection);
@@ -98,13 +100,15 @@ final class Sql {
 	}
 
 	/**
-	 * Whether a failure is worth one more try: a deadlock, a serialization failure or a lock timeout.
+	 * Whether a failure is worth one more try: a deadlock, a serialization failure or a lock timeout
+	 * (SQLite: busy or locked).
 	 * @param ex the failure
 	 * @return whether a retry may succeed
 	 */
 	static boolean isTransient(SQLException ex) {
 		String state = ex.getSQLState();
-		return state != null && (state.startsWith("40") || state.equals("HYT00") || state.equals("55P03"));
+		return (state != null && (state.startsWith("40") || state.equals("HYT00") || state.equals("55P03")))
+				|| SqlStates.isSqliteBusy(ex);
 	}
 
 	private static void rollback(Connection connection, Exception cause) {

@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
  * others one by one. Another transaction holds the last queue's counter while a send to every queue
  * runs: the send must hold every lower counter while it waits for the last one. (A send that took
  * the counters in descending order fails here on every database: it waits on the last queue holding
- * none.)
+ * none.) Not on SQLite, which has no row locks: a write transaction locks the whole file.
  */
 @Tag("integration")
 class JdbcCounterLockOrderTests {
@@ -38,7 +38,7 @@ class JdbcCounterLockOrderTests {
 	Path dir;
 
 	@ParameterizedTest
-	@EnumSource(TestDatabases.Kind.class)
+	@EnumSource(value = TestDatabases.Kind.class, mode = EnumSource.Mode.EXCLUDE, names = "SQLITE")
 	void aSendHoldsTheLowerQueuesCountersWhileItWaitsForAHigherOne(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings();
 		String counters = settings.tablePrefix() + "queue";

@@ -45,7 +45,7 @@ class JdbcDelayedSendTests {
 	Path dir;
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aMessageSentWithATwoSecondDelayArrivesAfterTwoSecondsAndWithinThree(TestDatabases.Kind kind) {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 8);
 				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
@@ -85,7 +85,7 @@ class JdbcDelayedSendTests {
 
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void twoInstancesMovingTheScheduleAtOnceMoveEveryMessageExactlyOnce(TestDatabases.Kind kind) {
 		JdbcSettings settings = TestDatabases.settings();
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 12);
@@ -149,7 +149,7 @@ class JdbcDelayedSendTests {
 	 * though nothing of it had been stored and trying it again succeeds.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "MARIADB" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "MARIADB", "SQLITE" })
 	void schedulingWhileTheMoverMovesIsNeverRefusedForADeadlock(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings();
 		int producers = 4;

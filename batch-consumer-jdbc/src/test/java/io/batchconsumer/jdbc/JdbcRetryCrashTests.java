@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 class JdbcRetryCrashTests {
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "POSTGRESQL", "MARIADB" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "POSTGRESQL", "MARIADB", "SQLITE" })
 	void aSigkillWithRetriesWaitingInTheScheduleLosesNone(TestDatabases.Kind kind) throws Exception {
 		String prefix = "r" + UUID.randomUUID().toString().replace("-", "").substring(0, 10) + "_";
 		Set<String> succeeded = ConcurrentHashMap.newKeySet();

@@ -54,7 +54,7 @@ class JdbcRetryQueueTests {
 	Path dir;
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void retriesComeBackWhenDueWithTheirAttemptAndOriginThenDeadLetterWhileTheQueueIsCommitted(TestDatabases.Kind kind) {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
 				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
@@ -108,7 +108,7 @@ class JdbcRetryQueueTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aDeadLetterAfterTheRetryQueueNamesTheOriginalTopicPartitionAndOffsetAndIsReplayedThere(
 			TestDatabases.Kind kind) {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);

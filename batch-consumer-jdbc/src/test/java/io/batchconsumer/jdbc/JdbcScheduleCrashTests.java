@@ -50,7 +50,7 @@ class JdbcScheduleCrashTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "POSTGRESQL", "MARIADB" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "POSTGRESQL", "MARIADB", "SQLITE" })
 	void aSigkillWithMessagesWaitingInTheScheduleLosesAndDuplicatesNone(TestDatabases.Kind kind) throws Exception {
 		String prefix = "s" + UUID.randomUUID().toString().replace("-", "").substring(0, 10) + "_";
 		AtomicInteger acknowledged = new AtomicInteger();

@@ -46,7 +46,7 @@ class JdbcTagFilterTests {
 	Path dir;
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void listenerSeesExactlyTheSelectedTagsAndEveryQueueIsCommittedToItsEnd(TestDatabases.Kind kind) {
 		int total = 2000;
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
@@ -108,7 +108,7 @@ class JdbcTagFilterTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void tagColumnIsAddedToAMessageTableOfAnOlderVersion(TestDatabases.Kind kind) throws Exception {
 		JdbcSettings settings = TestDatabases.settings();
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {

@@ -1,8 +1,11 @@
 package io.batchconsumer.jdbc;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.TreeMap;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -14,7 +17,7 @@ import io.batchconsumer.testsupport.SharedMariaDb;
 import io.batchconsumer.testsupport.SharedPostgres;
 
 /**
- * Real databases for the JDBC transport tests: an H2 file database in a temporary directory, the
+ * Real databases for the JDBC transport tests: an H2 or SQLite file database in a temporary directory, the
  * embedded PostgreSQL or the MariaDB server shared by every test of the JVM
  * ({@link SharedPostgres}, {@link SharedMariaDb}). Each test uses its own table prefix.
  *
@@ -28,7 +31,7 @@ public final class TestDatabases implements AutoCloseable {
 	/** The kinds of database the tests run on. */
 	public enum Kind {
 
-		H2, POSTGRESQL, MARIADB
+		H2, POSTGRESQL, MARIADB, SQLITE
 
 	}
 
@@ -48,7 +51,7 @@ public final class TestDatabases implements AutoCloseable {
 	/**
 	 * A pooled data source.
 	 * @param kind the database
-	 * @param dir a temporary directory for H2
+	 * @param dir a temporary directory for H2 and SQLite
 	 * @param poolSize connections
 	 * @return the data source; close it after the test
 	 */
@@ -57,6 +60,9 @@ public final class TestDatabases implements AutoCloseable {
 		if (kind == Kind.H2) {
 			// No WRITE_DELAY=0 in the URL on purpose: the transport must set it itself.
 			config.setJdbcUrl("jdbc:h2:file:" + dir.resolve("queue").toAbsolutePath());
+		}
+		else if (kind == Kind.SQLITE) {
+			config.setJdbcUrl(sqliteUrl(dir));
 		}
 		else if (kind == Kind.MARIADB) {
 			config.setJdbcUrl(mariaDb());
@@ -68,6 +74,28 @@ public final class TestDatabases implements AutoCloseable {
 		config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
 		config.setPoolName("test-" + kind);
 		return new HikariDataSource(config);
+	}
+
+	/**
+	 * The URL of a SQLite file with the settings of {@link SqliteSettings} as URL parameters, so that a
+	 * child JVM given only the URL opens it the same way.
+	 * @param dir the directory of the file, {@code null} for a new temporary one
+	 * @return the URL
+	 */
+	static String sqliteUrl(Path dir) {
+		try {
+			Path base = (dir != null) ? dir : Files.createTempDirectory("bc-sqlite");
+			StringBuilder url = new StringBuilder("jdbc:sqlite:").append(base.resolve("queue.db").toAbsolutePath());
+			char separator = '?';
+			for (var property : new TreeMap<>(SqliteSettings.connectionProperties()).entrySet()) {
+				url.append(separator).append(property.getKey()).append('=').append(property.getValue());
+				separator = '&';
+			}
+			return url.toString();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	/**
@@ -92,7 +120,7 @@ public final class TestDatabases implements AutoCloseable {
 	/**
 	 * Runs a check on a fresh pool and transport of one kind of database, closed after it.
 	 * @param kind the database
-	 * @param dir a temporary directory for H2
+	 * @param dir a temporary directory for H2 and SQLite
 	 * @param poolSize connections
 	 * @param settings the transport's settings
 	 * @param check the test's work

@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The SIGKILL crash loop with {@code processing: exactly-once} on the JDBC transport (PostgreSQL and
- * MariaDB; not on an H2 file, which does not always roll back a transaction that was in flight at a
+ * The SIGKILL crash loop with {@code processing: exactly-once} on the JDBC transport (PostgreSQL,
+ * MariaDB and a SQLite file, the embedded default; not on an H2 file, which does not always roll back a transaction that was in flight at a
  * SIGKILL: docs/exactly-once.md, {@code docs/tools/H2KillConsistency.java}): the consumer
  * ({@link CrashLoopApplication}) inserts one row per message into a table without a unique key
  * inside the delivery's transaction and is killed at random moments, 20
@@ -49,7 +49,8 @@ class ExactlyOnceCrashLoopTests {
 
 	@ParameterizedTest(name = "{0} {1}, retry queue {2}")
 	@CsvSource({ "POSTGRESQL, exactly-once, false", "MARIADB, exactly-once, false", "POSTGRESQL, exactly-once, true",
-			"POSTGRESQL, at-least-once, false" })
+			"POSTGRESQL, at-least-once, false", "SQLITE, exactly-once, false", "SQLITE, exactly-once, true",
+			"SQLITE, at-least-once, false" })
 	void afterRepeatedSigkillsEveryMessageHasExactlyOneRow(Store store, String processing, boolean retryQueue)
 			throws Exception {
 		boolean exactlyOnce = processing.equals("exactly-once");

@@ -71,13 +71,13 @@ public class ProcessedOrders {
 		if (product.contains("h2")) {
 			return "MERGE INTO " + columns + " KEY (id) VALUES (?, ?, ?, ?)";
 		}
-		if (product.contains("postgres")) {
+		if (product.contains("postgres") || product.equals("sqlite")) {
 			return "INSERT INTO " + columns + " VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
 		}
 		if (product.contains("mysql") || product.contains("mariadb")) {
 			return "INSERT IGNORE INTO " + columns + " VALUES (?, ?, ?, ?)";
 		}
-		throw new IllegalStateException("The sample supports H2, PostgreSQL and MySQL/MariaDB, not " + productName);
+		throw new IllegalStateException("The sample supports SQLite, H2, PostgreSQL and MySQL/MariaDB, not " + productName);
 	}
 
 	private static String productName(DataSource dataSource) {

@@ -29,7 +29,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The README's run command for real: the packaged jar ({@code sample.jar}, set by failsafe to
  * {@code ${project.build.directory}/sample-app-<version>.jar}) runs as its own process on its
- * default H2 file database ({@code ./data/sample} under a temporary working directory), takes
+ * default SQLite file database ({@code ./data/sample.db} under a temporary working directory), takes
  * orders over HTTP, is stopped with SIGTERM while it is still processing, is started again on the
  * same database and finishes the work: every published order id ends in {@code processed_orders},
  * nothing is dead-lettered, every position is committed, and neither shutdown logs a failed commit
@@ -57,7 +57,7 @@ class SampleAppJarIT {
 	void aRestartAfterSigtermLosesNoOrder() throws Exception {
 		Path jar = Path.of(System.getProperty("sample.jar")).toAbsolutePath();
 		assertThat(jar).as("the packaged jar").isRegularFile();
-		String url = "jdbc:h2:file:" + this.directory.resolve("data").resolve("sample").toAbsolutePath();
+		String url = "jdbc:sqlite:" + this.directory.resolve("data").resolve("sample.db").toAbsolutePath();
 		Path log = jar.getParent().resolve("sample-app-jar-it.log");
 		Files.deleteIfExists(log);
 

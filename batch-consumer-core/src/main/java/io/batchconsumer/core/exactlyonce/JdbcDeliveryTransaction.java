@@ -5,6 +5,8 @@ import java.sql.SQLException;
 
 import javax.sql.DataSource;
 
+import io.batchconsumer.core.internal.Transactions;
+
 /**
  * A {@link DeliveryTransaction} on a plain {@code DataSource}, for applications without Spring:
  * the listener reaches the transaction's connection with {@link #currentConnection()}.
@@ -42,7 +44,7 @@ public final class JdbcDeliveryTransaction implements DeliveryTransaction {
 	public <T> T execute(Work<T> work) throws Exception {
 		try (Connection connection = this.dataSource.getConnection()) {
 			boolean autoCommit = connection.getAutoCommit();
-			connection.setAutoCommit(false);
+			Transactions.begin(connection);
 			CURRENT.set(connection);
 			try {
 				T result = work.run(connection);

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.internal.SqlStates;
+import io.batchconsumer.core.internal.Transactions;
 
 /**
  * The owner epochs of the partitions, the table {@code <prefix>fences}: {@value #STRIPES} rows
@@ -71,7 +72,7 @@ final class OwnerFence {
 	 */
 	long claim(Connection connection, String group, TopicPartition partition) throws SQLException {
 		boolean autoCommit = connection.getAutoCommit();
-		connection.setAutoCommit(false);
+		Transactions.begin(connection);
 		try {
 			if (update(connection, group, partition) == 0) {
 				try {

@@ -66,7 +66,7 @@ class ExactlyOnceDeliveryTests {
 	 * listener.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aLateCommitCallbackAfterASeekBackMarksNothing(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture fixture = new Fixture(dataSource, dataSource, "late_");
@@ -87,6 +87,10 @@ class ExactlyOnceDeliveryTests {
 	 * A delivery whose listener call is still running when the partition is sought: its epoch ended.
 	 * Before, its next round (the messages the listener did not fail) took the new epoch's claim,
 	 * passed the fence and committed beside the new epoch's delivery of the same messages.
+	 *
+	 * <p>Not on SQLite: there a delivery's transaction holds the file's write lock from its start to its
+	 * commit, so a second delivery (or the claim of another owner) cannot write before the first one
+	 * ended; the two never overlap, and the first one's commit is simply earlier.
 	 */
 	@ParameterizedTest
 	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
@@ -136,7 +140,7 @@ class ExactlyOnceDeliveryTests {
 	 * at 0, which the row keyed at 1 did not stop: 1–9 got a second row.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aCommitWhoseReplyWasLostIsNotDeliveredAgain(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource);
@@ -164,7 +168,7 @@ class ExactlyOnceDeliveryTests {
 	 * reads them before it runs.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void anUncertainCommitWhoseMarksCannotBeReadAtOnceIsReadBeforeTheNextDelivery(TestDatabases.Kind kind)
 			throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
@@ -189,7 +193,7 @@ class ExactlyOnceDeliveryTests {
 	 * another transaction": the message was finished with no effect and no dead letter.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aFencedDeadLetterIsNotCountedAsWrittenAndIsWrittenUnderANewClaim(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture fixture = new Fixture(dataSource, dataSource, "fenced_");
@@ -235,7 +239,7 @@ class ExactlyOnceDeliveryTests {
 	 * Before, Y's offsets were written under X's key, which X could then never use: X failed for good.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aSliceWhoseUncertainKeyAnotherSliceTookIsDeliveredAgain(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource);
@@ -257,7 +261,7 @@ class ExactlyOnceDeliveryTests {
 	 * letter must be written (or the write must fail, to be tried again), never skipped.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void aDeadLetterWhoseKeyAnotherSliceTookIsWrittenOrRetried(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			FaultyDataSource faulty = FaultyDataSource.wrap(dataSource);
@@ -312,7 +316,7 @@ class ExactlyOnceDeliveryTests {
 	 * marked too and commits 6 and 7. Finished before: 3, 4 and 5, each counted once.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void messagesFinishedBeforeAreCountedOnceAcrossConflictRounds(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture fixture = new Fixture(dataSource, dataSource, "counted_");
@@ -336,7 +340,7 @@ class ExactlyOnceDeliveryTests {
 	 * source now names its instance in its origin, which keeps their marks apart.
 	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL" })
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "POSTGRESQL", "SQLITE" })
 	void inBroadcastModeEveryInstanceHandlesEveryMessage(TestDatabases.Kind kind) throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 4)) {
 			Fixture first = new Fixture(dataSource, dataSource, "bc1_", ConsumptionMode.BROADCAST, "bc1_rows");

@@ -4,6 +4,7 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBindHandlerAdvisor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -54,6 +55,17 @@ public final class BatchConsumerAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static ConfigurationPropertiesBindHandlerAdvisor batchConsumerPropertyValueChecks() {
 		return new PropertyValueChecks();
+	}
+
+	/**
+	 * Gives a HikariCP pool on a SQLite file the connection settings the JDBC transport needs.
+	 * @return the post-processor
+	 */
+	@Bean
+	@ConditionalOnClass(name = "com.zaxxer.hikari.HikariDataSource")
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static SqliteDataSourceSettings batchConsumerSqliteDataSourceSettings() {
+		return new SqliteDataSourceSettings();
 	}
 
 	/**
