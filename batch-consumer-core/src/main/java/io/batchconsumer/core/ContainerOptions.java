@@ -45,13 +45,16 @@ import java.util.Map;
  * @param retryBlockingLimit a retry whose back-off is longer goes to the retry queue, when the
  *        transport has one, instead of waiting on its worker
  * @param retryLevels back-offs by retry, comma-separated ({@code 1s,5s,10s}); empty for exponential
+ * @param retryNotRetryable names of exception classes that are never retried (their subclasses and
+ *        the exceptions they caused neither): a message they fail goes to the dead letter at once
  */
 public record ContainerOptions(String id, List<String> topics, String group, ConsumptionMode mode, int threadSize,
 		int consumerBatchSize, int pullBatchSize, Duration pullInterval, Ordering ordering, int pullThresholdForQueue,
 		long pullThresholdSizeForQueue, int maxSpan, int pullThresholdForContainer, long pullThresholdSizeForContainer,
 		Duration suspend, Duration commitInterval, int retryMaxAttempts, Duration retryBackoff, double retryMultiplier,
 		Duration retryMaxBackoff, boolean deadLetterEnabled, Duration shutdownTimeout, Duration pollTimeout,
-		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels) {
+		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels,
+		List<String> retryNotRetryable) {
 
 	/**
 	 * Starts a builder with every default.
@@ -96,6 +99,15 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * The exception classes {@link #retryNotRetryable()} names, loaded.
+	 * @return the classes, in the order named
+	 * @throws InvalidOptionException naming {@code retry.not-retryable} when one cannot be loaded
+	 */
+	public List<Class<? extends Throwable>> notRetryableTypes() {
+		return this.retryNotRetryable.stream().<Class<? extends Throwable>>map(ThrowableTypes::load).toList();
 	}
 
 	/**
@@ -203,6 +215,13 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 
 		public Builder retryLevels(String levels) { return set(ContainerOption.RETRY_LEVELS, levels); }
 
+		public Builder retryNotRetryable(List<String> classNames) { return set(ContainerOption.RETRY_NOT_RETRYABLE, classNames); }
+
+		@SafeVarargs
+		public final Builder retryNotRetryable(Class<? extends Throwable>... types) {
+			return retryNotRetryable(java.util.Arrays.stream(types).map(Class::getName).toList());
+		}
+
 		/**
 		 * Validates every option against its bounds, then the one rule between two options, and
 		 * builds.
@@ -229,7 +248,13 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 					get(ContainerOption.RETRY_MULTIPLIER), get(ContainerOption.RETRY_MAX_BACKOFF),
 					get(ContainerOption.DEAD_LETTER_ENABLED), get(ContainerOption.SHUTDOWN_TIMEOUT),
 					get(ContainerOption.POLL_TIMEOUT), get(ContainerOption.TAGS), get(ContainerOption.DELAY),
-					get(ContainerOption.RETRY_BLOCKING_LIMIT), get(ContainerOption.RETRY_LEVELS));
+					get(ContainerOption.RETRY_BLOCKING_LIMIT), get(ContainerOption.RETRY_LEVELS),
+					notRetryable(get(ContainerOption.RETRY_NOT_RETRYABLE)));
+		}
+
+		/** An unset list (a property bound empty reads as unset) is the empty list. */
+		private static List<String> notRetryable(List<String> classNames) {
+			return (classNames != null) ? List.copyOf(classNames) : List.of();
 		}
 
 	}

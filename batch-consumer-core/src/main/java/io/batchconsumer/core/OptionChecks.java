@@ -31,6 +31,9 @@ final class OptionChecks {
 
 	static Object convert(ContainerOption<?> option, Object raw) {
 		Class<?> type = option.type();
+		if (raw == null && type == List.class) {
+			return List.of(); // a list property bound empty reads as unset: no element
+		}
 		if (raw == null || type.isInstance(raw)) {
 			return raw;
 		}
@@ -135,6 +138,23 @@ final class OptionChecks {
 			});
 		}
 		return parsed;
+	}
+
+	/**
+	 * Checks that each name is a class of {@code Throwable} that the context class loader (or this
+	 * library's) finds; {@code null} reads as none.
+	 */
+	static String throwableClasses(List<String> names) {
+		if (names == null) {
+			return null;
+		}
+		for (String name : names) {
+			String problem = ThrowableTypes.problem(name);
+			if (problem != null) {
+				return problem;
+			}
+		}
+		return null;
 	}
 
 	static String group(String group) {

@@ -3,6 +3,7 @@ package io.batchconsumer.core.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,9 @@ import io.batchconsumer.core.SliceListener;
  * was stored; a dead-letter write that fails is tried again, so nothing is lost. Attempts are
  * counted per message (a retry's restored from {@link RetryQueue#restoreAttempt}); a retry whose back-off
  * exceeds {@code retry.blocking-limit} goes to the retry queue ({@link RetryHandOff}) and the
- * original is finished, so no worker waits for it.
+ * original is finished, so no worker waits for it. A message failed without retry (by its
+ * {@link BatchResult}, or by a cause of {@code retry.not-retryable}, see {@link NotRetryable}) is
+ * given up after its first failure.
  *
  * <p>A {@link VirtualMachineError} is never the message's fault: it is not counted as a failed
  * attempt nor dead-lettered but thrown on to {@link SliceTask}, which gives the slice back to be
@@ -64,6 +67,9 @@ final class SliceRunner {
 	/** The waits between tries; woken when the container halts or a partition's epoch ends. */
 	private final Backoff backoff;
 
+	/** Causes that are never retried ({@code retry.not-retryable}). */
+	private final NotRetryable notRetryable;
+
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
 			ContainerObserver observer, ContainerStatus status) {
 		this(options, listener, deadLetterSink, observer, status, null);
@@ -79,6 +85,7 @@ final class SliceRunner {
 			ContainerObserver observer, ContainerStatus status, RetryQueue retryQueue, Backoff backoff) {
 		this.backoff = backoff;
 		this.options = options;
+		this.notRetryable = new NotRetryable(options);
 		this.listener = listener;
 		this.deadLetterSink = deadLetterSink;
 		this.observer = observer;
@@ -145,8 +152,8 @@ final class SliceRunner {
 				return true;
 			}
 			int max = this.options.retryMaxAttempts();
-			Failure exhausted = failure.where((message) -> message.deliveryAttempt() >= max);
-			Failure again = failure.where((message) -> message.deliveryAttempt() < max);
+			Failure exhausted = failure.where((message) -> !mayRetry(failure, message, max));
+			Failure again = failure.where((message) -> mayRetry(failure, message, max));
 			if (!exhausted.messages.isEmpty() && !giveUp(slice, exhausted)) {
 				return false;
 			}
@@ -171,6 +178,12 @@ final class SliceRunner {
 		}
 	}
 
+	/** Whether a failed message is tried again: attempts are left, and neither the listener nor its cause forbid it. */
+	private boolean mayRetry(Failure failure, Message<byte[]> message, int maxAttempts) {
+		return message.deliveryAttempt() < maxAttempts && failure.retryable.test(message)
+				&& !this.notRetryable.matches(failure.causes.apply(message));
+	}
+
 	private Failure deliver(Slice slice, List<Message<byte[]>> delivered) {
 		slice.attempts = delivered.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
 		long start = this.ticker.nanoTime();
@@ -180,14 +193,14 @@ final class SliceRunner {
 			BatchResult result = this.listener.onSlice(delivered, slice.epoch);
 			result = (result != null) ? result.resolvedAgainst(delivered) : null;
 			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
-			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf);
+			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf, result::isRetryable);
 			completedBefore = (result != null) ? result.completedBefore() : 0;
 		}
 		catch (VirtualMachineError ex) {
 			throw ex;
 		}
 		catch (Throwable ex) {
-			failure = new Failure(delivered, (message) -> ex);
+			failure = new Failure(delivered, (message) -> ex, (message) -> true);
 		}
 		int failedCount = (failure != null) ? failure.messages.size() : 0;
 		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), this.ticker.nanoTime() - start, failedCount);
@@ -280,11 +293,12 @@ final class SliceRunner {
 		return (cause != null) ? cause.getClass().getName() : "reported failed by the listener";
 	}
 
-	/** The messages that failed one delivery, and why each did. */
-	private record Failure(List<Message<byte[]>> messages, Function<Message<byte[]>, Throwable> causes) {
+	/** The messages that failed one delivery, why each did, and whether the listener lets each be retried. */
+	private record Failure(List<Message<byte[]>> messages, Function<Message<byte[]>, Throwable> causes,
+			Predicate<Message<byte[]>> retryable) {
 
-		Failure where(java.util.function.Predicate<Message<byte[]>> test) {
-			return new Failure(this.messages.stream().filter(test).toList(), this.causes);
+		Failure where(Predicate<Message<byte[]>> test) {
+			return new Failure(this.messages.stream().filter(test).toList(), this.causes, this.retryable);
 		}
 
 	}

@@ -87,7 +87,12 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 		}
 		result = result.resolvedAgainst(conversion.converted);
 		for (Message<Object> message : result.failedOf(conversion.converted)) {
-			conversion.failed.fail(message, result.causeOf(message));
+			if (result.isRetryable(message)) {
+				conversion.failed.fail(message, result.causeOf(message));
+			}
+			else {
+				conversion.failed.failWithoutRetry(message, result.causeOf(message));
+			}
 		}
 		return conversion.failed.build();
 	}
@@ -127,7 +132,12 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 			try {
 				BatchResult result = this.interceptor.intercept(message, () -> invokeWith(message));
 				if (result != null && !result.isSuccess()) {
-					failed.fail(message, result.cause());
+					if (result.resolvedAgainst(List.of(message)).isRetryable(message)) {
+						failed.fail(message, result.cause());
+					}
+					else {
+						failed.failWithoutRetry(message, result.cause());
+					}
 				}
 			}
 			catch (Exception ex) {

@@ -68,6 +68,15 @@ class BatchConsumerPropertiesTests {
 	}
 
 	@Test
+	void aNotRetryableClassThatIsNotFoundOrNotAnExceptionFailsNamingTheProperty() {
+		assertFailsWith("batch-consumer.retry.not-retryable must name exception classes but no class "
+				+ "com.example.Missing was found", "batch-consumer.retry.not-retryable=java.lang.IllegalStateException,"
+						+ "com.example.Missing");
+		assertFailsWith("batch-consumer.listeners.orders.retry.not-retryable must name exception classes but "
+				+ "java.lang.String is not a Throwable", "batch-consumer.listeners.orders.retry.not-retryable=java.lang.String");
+	}
+
+	@Test
 	void aBadListenerOverrideFailsNamingTheListenerProperty() {
 		assertFailsWith("batch-consumer.listeners.orders.thread-size must be between 1 and 10000 but was 0",
 				"batch-consumer.listeners.orders.thread-size=0");
