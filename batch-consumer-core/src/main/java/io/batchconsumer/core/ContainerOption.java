@@ -175,12 +175,17 @@ public final class ContainerOption<T> {
 					+ "message failed by one of them, by a subclass, or by an exception caused by one, goes to the "
 					+ "dead letter at once.");
 
+	public static final ContainerOption<Duration> ASYNC_TIMEOUT = new ContainerOption<>("async.timeout",
+			Duration.class, Duration.ofSeconds(30), PROPERTIES, ContainerOptions::asyncTimeout, OptionChecks::positive,
+			"How long an asynchronous listener's CompletionStage may take to complete; one that takes longer "
+					+ "fails its messages, which are retried like any failure.");
+
 	private static final List<ContainerOption<?>> ALL = List.of(ID, TOPICS, GROUP, MODE, THREAD_SIZE,
 			CONSUMER_BATCH_SIZE, PULL_BATCH_SIZE, PULL_INTERVAL, ORDERING, PULL_THRESHOLD_FOR_QUEUE,
 			PULL_THRESHOLD_SIZE_FOR_QUEUE, MAX_SPAN, PULL_THRESHOLD_FOR_CONTAINER, PULL_THRESHOLD_SIZE_FOR_CONTAINER,
 			SUSPEND, COMMIT_INTERVAL, RETRY_MAX_ATTEMPTS, RETRY_BACKOFF, RETRY_MULTIPLIER, RETRY_MAX_BACKOFF,
 			DEAD_LETTER_ENABLED, SHUTDOWN_TIMEOUT, POLL_TIMEOUT, TAGS, DELAY, RETRY_BLOCKING_LIMIT, RETRY_LEVELS,
-			RETRY_NOT_RETRYABLE);
+			RETRY_NOT_RETRYABLE, ASYNC_TIMEOUT);
 
 	private final String key;
 

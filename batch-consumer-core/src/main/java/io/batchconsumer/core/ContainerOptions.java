@@ -47,6 +47,8 @@ import java.util.Map;
  * @param retryLevels back-offs by retry, comma-separated ({@code 1s,5s,10s}); empty for exponential
  * @param retryNotRetryable names of exception classes that are never retried (their subclasses and
  *        the exceptions they caused neither): a message they fail goes to the dead letter at once
+ * @param asyncTimeout how long an asynchronous listener's stage may take to complete before its
+ *        messages fail
  */
 public record ContainerOptions(String id, List<String> topics, String group, ConsumptionMode mode, int threadSize,
 		int consumerBatchSize, int pullBatchSize, Duration pullInterval, Ordering ordering, int pullThresholdForQueue,
@@ -54,7 +56,7 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 		Duration suspend, Duration commitInterval, int retryMaxAttempts, Duration retryBackoff, double retryMultiplier,
 		Duration retryMaxBackoff, boolean deadLetterEnabled, Duration shutdownTimeout, Duration pollTimeout,
 		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels,
-		List<String> retryNotRetryable) {
+		List<String> retryNotRetryable, Duration asyncTimeout) {
 
 	/**
 	 * Starts a builder with every default.
@@ -217,6 +219,8 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 
 		public Builder retryNotRetryable(List<String> classNames) { return set(ContainerOption.RETRY_NOT_RETRYABLE, classNames); }
 
+		public Builder asyncTimeout(Duration timeout) { return set(ContainerOption.ASYNC_TIMEOUT, timeout); }
+
 		@SafeVarargs
 		public final Builder retryNotRetryable(Class<? extends Throwable>... types) {
 			return retryNotRetryable(java.util.Arrays.stream(types).map(Class::getName).toList());
@@ -249,7 +253,7 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 					get(ContainerOption.DEAD_LETTER_ENABLED), get(ContainerOption.SHUTDOWN_TIMEOUT),
 					get(ContainerOption.POLL_TIMEOUT), get(ContainerOption.TAGS), get(ContainerOption.DELAY),
 					get(ContainerOption.RETRY_BLOCKING_LIMIT), get(ContainerOption.RETRY_LEVELS),
-					notRetryable(get(ContainerOption.RETRY_NOT_RETRYABLE)));
+					notRetryable(get(ContainerOption.RETRY_NOT_RETRYABLE)), get(ContainerOption.ASYNC_TIMEOUT));
 		}
 
 		/** An unset list (a property bound empty reads as unset) is the empty list. */

@@ -91,6 +91,10 @@ final class OptionChecks {
 		return (value != null && !value.isNegative()) ? null : "must be zero or more but was " + value;
 	}
 
+	static String positive(Duration value) {
+		return (value != null && !value.isNegative() && !value.isZero()) ? null : "must be more than zero but was " + value;
+	}
+
 	static String id(String id) {
 		return (id != null && id.matches("[A-Za-z0-9._-]+")) ? null
 				: "must be letters, digits, '.', '_' or '-' but was '" + id + "'";

@@ -70,6 +70,7 @@ class ContainerOptionsTests {
 				bad("retry.not-retryable", (b) -> b.retryNotRetryable(List.of("com.example.NoSuchException"))),
 				bad("retry.not-retryable", (b) -> b.retryNotRetryable(List.of("java.lang.String"))),
 				bad("retry.not-retryable", (b) -> b.retryNotRetryable(List.of(" "))),
+				bad("async.timeout", (b) -> b.asyncTimeout(Duration.ZERO)),
 				bad("topics", (b) -> b.topics(" ")), bad("group", (b) -> b.group("")));
 	}
 

@@ -49,6 +49,13 @@ final class Slice {
 	 */
 	volatile int resumeAt;
 
+	/**
+	 * An asynchronous listener call whose stage was pending when its worker let the slice go, or
+	 * {@code null}. Written by that worker, read by the owner (to learn when it completes) and taken
+	 * by the worker that goes on with the slice.
+	 */
+	volatile PendingCall pending;
+
 	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, int callSize) {
 		this.partition = partition;
 		this.callSize = callSize;

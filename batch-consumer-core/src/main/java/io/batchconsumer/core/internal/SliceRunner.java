@@ -2,12 +2,14 @@ package io.batchconsumer.core.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.batchconsumer.core.AsyncSliceListener;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.ContainerObserver;
@@ -28,6 +30,11 @@ import io.batchconsumer.core.SliceListener;
  * original is finished, so no worker waits for it. A message failed without retry (by its
  * {@link BatchResult}, or by a cause of {@code retry.not-retryable}, see {@link NotRetryable}) is
  * given up after its first failure.
+ *
+ * <p>An {@link AsyncSliceListener}'s call whose stage has not completed when it returns leaves the
+ * worker: {@link #process} returns with the call on the slice, the owner takes the slice back and
+ * hands it to a worker again once the stage completed, and {@link #process} goes on from the call's
+ * outcome as if the listener had just returned it.
  *
  * <p>A {@link VirtualMachineError} is never the message's fault: it is not counted as a failed
  * attempt nor dead-lettered but thrown on to {@link SliceTask}, which gives the slice back to be
@@ -125,7 +132,8 @@ final class SliceRunner {
 	 * so a key's messages reach the listener in offset order as they would in separate slices. A slice
 	 * run again (a {@code Throwable} escaped) goes on after its last finished call.
 	 * @param slice the slice
-	 * @return whether every message is finished
+	 * @return whether every message is finished; {@code false} too while an asynchronous call's stage
+	 *         is pending ({@link Slice#pending} is then set, and the slice is run again once it completed)
 	 */
 	boolean process(Slice slice) {
 		List<Message<byte[]>> messages = (this.retryQueue != null)
@@ -140,14 +148,31 @@ final class SliceRunner {
 		return true;
 	}
 
-	/** Delivers one call's messages, retries what failed with back-off, then dead-letters it. */
+	/**
+	 * Delivers one call's messages, retries what failed with back-off, then dead-letters it. A call
+	 * whose stage completed while the slice was off its worker ({@link Slice#pending}) goes on from its
+	 * outcome. False when the work was abandoned, or a stage is pending (the slice keeps it).
+	 */
 	private boolean processCall(Slice slice, List<Message<byte[]>> messages) {
 		List<Message<byte[]>> pending = messages;
+		PendingCall resumed = slice.pending;
+		slice.pending = null;
 		for (;;) {
-			if (isAbandoned(slice)) {
-				return false;
+			Failure failure;
+			if (resumed != null) {
+				pending = resumed.delivered;
+				failure = settle(slice, resumed);
+				resumed = null;
 			}
-			Failure failure = deliver(slice, pending);
+			else {
+				if (isAbandoned(slice)) {
+					return false;
+				}
+				failure = deliver(slice, pending);
+				if (failure == AWAITING) {
+					return false;
+				}
+			}
 			if (failure == null) {
 				return true;
 			}
@@ -184,23 +209,77 @@ final class SliceRunner {
 				&& !this.notRetryable.matches(failure.causes.apply(message));
 	}
 
+	/**
+	 * Calls the listener; for an asynchronous one whose stage is not complete yet, leaves the call
+	 * on the slice ({@link Slice#pending}) and returns {@link #AWAITING}.
+	 */
 	private Failure deliver(Slice slice, List<Message<byte[]>> delivered) {
 		slice.attempts = delivered.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
 		long start = this.ticker.nanoTime();
-		Failure failure;
-		int completedBefore = 0;
+		if (this.listener instanceof AsyncSliceListener async) {
+			PendingCall call;
+			try {
+				CompletionStage<BatchResult> stage = async.onSliceAsync(delivered, slice.epoch);
+				if (stage == null) {
+					return outcome(slice, delivered, start, null, null);
+				}
+				call = PendingCall.follow(stage, delivered, start, this.options.asyncTimeout());
+			}
+			catch (VirtualMachineError ex) {
+				throw ex;
+			}
+			catch (Throwable ex) {
+				return outcome(slice, delivered, start, null, ex);
+			}
+			if (!call.isDone()) {
+				slice.pending = call;
+				return AWAITING;
+			}
+			return settle(slice, call);
+		}
+		BatchResult result = null;
+		Throwable error = null;
 		try {
-			BatchResult result = this.listener.onSlice(delivered, slice.epoch);
-			result = (result != null) ? result.resolvedAgainst(delivered) : null;
-			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
-			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf, result::isRetryable);
-			completedBefore = (result != null) ? result.completedBefore() : 0;
+			result = this.listener.onSlice(delivered, slice.epoch);
 		}
 		catch (VirtualMachineError ex) {
 			throw ex;
 		}
 		catch (Throwable ex) {
-			failure = new Failure(delivered, (message) -> ex, (message) -> true);
+			error = ex;
+		}
+		return outcome(slice, delivered, start, result, error);
+	}
+
+	/** The outcome of an asynchronous call whose stage completed (or timed out). */
+	private Failure settle(Slice slice, PendingCall call) {
+		BatchResult result = null;
+		Throwable error = null;
+		try {
+			result = call.outcome();
+		}
+		catch (VirtualMachineError ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			error = ex;
+		}
+		return outcome(slice, call.delivered, call.startNanos, result, error);
+	}
+
+	/** Counts and observes a call's outcome: its result, or the exception that failed it whole. */
+	private Failure outcome(Slice slice, List<Message<byte[]>> delivered, long start, BatchResult returned,
+			Throwable error) {
+		Failure failure;
+		int completedBefore = 0;
+		if (error != null) {
+			failure = new Failure(delivered, (message) -> error, (message) -> true);
+		}
+		else {
+			BatchResult result = (returned != null) ? returned.resolvedAgainst(delivered) : null;
+			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
+			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf, result::isRetryable);
+			completedBefore = (result != null) ? result.completedBefore() : 0;
 		}
 		int failedCount = (failure != null) ? failure.messages.size() : 0;
 		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), this.ticker.nanoTime() - start, failedCount);
@@ -292,6 +371,9 @@ final class SliceRunner {
 	private static String describe(Throwable cause) {
 		return (cause != null) ? cause.getClass().getName() : "reported failed by the listener";
 	}
+
+	/** What {@link #deliver} returns while an asynchronous call's stage is pending. */
+	private static final Failure AWAITING = new Failure(List.of(), (message) -> null, (message) -> true);
 
 	/** The messages that failed one delivery, why each did, and whether the listener lets each be retried. */
 	private record Failure(List<Message<byte[]>> messages, Function<Message<byte[]>, Throwable> causes,
