@@ -189,6 +189,11 @@ class BatchListenerMethodShapesTests {
 	}
 
 	@Test
+	void aMethodReturningAStageOfSomethingElseFailsStartUpNamingTheMethod() {
+		assertBadShape(ReturnsStageOfString.class, "ReturnsStageOfString.onEvent(List<Event>)");
+	}
+
+	@Test
 	void aRawListFailsStartUpNamingTheMethod() {
 		assertBadShape(RawList.class, "RawList.onEvents(List)");
 	}
@@ -387,6 +392,16 @@ class BatchListenerMethodShapesTests {
 		@BatchListener(topics = "t")
 		String onEvent(List<Event> events) {
 			return "";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ReturnsStageOfString {
+
+		@BatchListener(topics = "t")
+		java.util.concurrent.CompletionStage<String> onEvent(List<Event> events) {
+			return java.util.concurrent.CompletableFuture.completedFuture("");
 		}
 
 	}
