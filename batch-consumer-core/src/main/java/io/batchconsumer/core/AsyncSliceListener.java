@@ -18,6 +18,10 @@ import java.util.concurrent.ExecutionException;
  * {@code shutdown-timeout}. What limits how many calls are in flight at once is flow control
  * ({@code flow-control.max-span}, {@code flow-control.pull-threshold-for-queue}), not the threads.
  *
+ * <p>The time a call takes, for sizing slices, is its latency (until its stage completed), so slow
+ * calls keep slices at {@code consumer-batch-size}. Not for exactly-once processing: a delivery's
+ * transaction lives on its worker, and work completing on other threads would be outside it.
+ *
  * <p>Threading: {@link #onSliceAsync} is called on worker threads, concurrently.
  */
 @FunctionalInterface

@@ -56,6 +56,16 @@ final class Slice {
 	 */
 	volatile PendingCall pending;
 
+	/**
+	 * The time the slice took before its current run: earlier runs and the waits for their pending
+	 * stages, so that the slice's listener time ({@link SliceSizing}) includes the asynchronous calls'
+	 * latency. Owner thread only.
+	 */
+	long earlierNanos;
+
+	/** When its pending stage started to be awaited (the owner's time). Owner thread only. */
+	long awaitedSinceNanos;
+
 	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, int callSize) {
 		this.partition = partition;
 		this.callSize = callSize;

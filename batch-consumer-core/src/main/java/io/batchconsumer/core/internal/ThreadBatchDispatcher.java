@@ -202,10 +202,11 @@ final class ThreadBatchDispatcher {
 		}
 		this.onWorker.remove(slice);
 		if (completion.stage() == Completion.Stage.PENDING) {
+			slice.earlierNanos += completion.nanos();
 			awaitStage(slice);
 			return;
 		}
-		this.sizing.completed(slice.messages.size(), completion.nanos());
+		this.sizing.completed(slice.messages.size(), slice.earlierNanos + completion.nanos());
 		PartitionState partition = slice.partition;
 		partition.sliceEnded();
 		if (!this.partitions.isCurrent(slice)) {
@@ -229,6 +230,7 @@ final class ThreadBatchDispatcher {
 	 */
 	private void awaitStage(Slice slice) {
 		this.awaitingStage.add(slice);
+		slice.awaitedSinceNanos = this.runner.ticker().nanoTime();
 		slice.pending.whenDone(() -> this.mailbox.accept(Completion.stageCompleted(slice)));
 	}
 
@@ -239,6 +241,7 @@ final class ThreadBatchDispatcher {
 	 */
 	private void goOnAfterStage(Slice slice) {
 		this.awaitingStage.remove(slice);
+		slice.earlierNanos += this.runner.ticker().nanoTime() - slice.awaitedSinceNanos;
 		if (!this.partitions.isCurrent(slice)) {
 			slice.partition.sliceEnded();
 			return;

@@ -110,9 +110,10 @@ class JdbcAsyncListenerTests {
 				// one after the other), and the engine has taken them on.
 				await().atMost(Duration.ofSeconds(30)).until(() -> listener.completed() >= 190
 						&& container.stats().partitions().get(0).backlog() == 200 - listener.completed());
-				// commit.interval is 0: a commit past the held message would show at once
+				// commit.interval is 0: a commit past the held message would show at once (how close to it
+				// the position gets depends on how the batches around it were cut)
 				await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
-					.until(() -> committed(container) == 10);
+					.until(() -> committed(container) <= 10);
 				listener.release();
 				await().atMost(Duration.ofSeconds(30)).until(() -> committed(container) == 200);
 			}

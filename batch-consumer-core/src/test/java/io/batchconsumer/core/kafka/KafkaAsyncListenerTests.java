@@ -82,7 +82,7 @@ class KafkaAsyncListenerTests extends SharedKafkaTransportTests {
 				await().atMost(Duration.ofSeconds(30)).until(() -> listener.completed() >= 190
 						&& container.stats().partitions().get(0).backlog() == 200 - listener.completed());
 				await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
-					.until(() -> broker.committed(options.group(), topic).getOrDefault(0, 0L) == 10L);
+					.until(() -> broker.committed(options.group(), topic).getOrDefault(0, 0L) <= 10L);
 				listener.release();
 				await().atMost(Duration.ofSeconds(30)).untilAsserted(
 						() -> assertThat(broker.committed(options.group(), topic)).isEqualTo(Map.of(0, 200L)));
