@@ -230,6 +230,7 @@ final class ThreadBatchDispatcher {
 	 */
 	private void awaitStage(Slice slice) {
 		this.awaitingStage.add(slice);
+		slice.state = BatchStats.SliceState.AWAITING_COMPLETION;
 		slice.awaitedSinceNanos = this.runner.ticker().nanoTime();
 		slice.pending.whenDone(() -> this.mailbox.accept(Completion.stageCompleted(slice)));
 	}
@@ -246,6 +247,7 @@ final class ThreadBatchDispatcher {
 			slice.partition.sliceEnded();
 			return;
 		}
+		slice.state = BatchStats.SliceState.IN_FLIGHT;
 		SliceTask task = new SliceTask(slice, this.runner, this.mailbox);
 		this.onWorker.put(slice, task);
 		this.workers.execute(task);

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.batchconsumer.core.BatchContainer;
+import io.batchconsumer.core.BatchStats;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.OutgoingMessage;
@@ -114,6 +115,9 @@ class JdbcAsyncListenerTests {
 				// the position gets depends on how the batches around it were cut)
 				await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
 					.until(() -> committed(container) <= 10);
+				assertThat(container.stats().partitions().get(0).batches().get(0).slices())
+					.extracting(BatchStats.SliceStats::state).contains(BatchStats.SliceState.AWAITING_COMPLETION);
+				assertThat(container.stats().busyThreads()).as("no worker waits for the stage").isZero();
 				listener.release();
 				await().atMost(Duration.ofSeconds(30)).until(() -> committed(container) == 200);
 			}
