@@ -2,9 +2,6 @@ package io.batchconsumer.core.internal;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +74,9 @@ final class SliceRunner {
 	/** Causes that are never retried ({@code retry.not-retryable}). */
 	private final NotRetryable notRetryable;
 
+	/** Calls the listener and turns what it returned, at once or through its stage, into a failure. */
+	private final ListenerCalls calls;
+
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
 			ContainerObserver observer, ContainerStatus status) {
 		this(options, listener, deadLetterSink, observer, status, null);
@@ -101,6 +101,7 @@ final class SliceRunner {
 		this.ticker = status.ticker();
 		this.retryQueue = (retryQueue != null) ? new RetryHandOff(options.id(), retryQueue, this.counters, this.ticker)
 				: null;
+		this.calls = new ListenerCalls(options, listener, observer, this.counters, this.ticker);
 	}
 
 	SliceListener listener() {
@@ -161,15 +162,15 @@ final class SliceRunner {
 			Failure failure;
 			if (resumed != null) {
 				pending = resumed.delivered;
-				failure = settle(slice, resumed);
+				failure = this.calls.settle(slice, resumed);
 				resumed = null;
 			}
 			else {
 				if (isAbandoned(slice)) {
 					return false;
 				}
-				failure = deliver(slice, pending);
-				if (failure == AWAITING) {
+				failure = this.calls.deliver(slice, pending);
+				if (failure == ListenerCalls.AWAITING) {
 					return false;
 				}
 			}
@@ -179,16 +180,16 @@ final class SliceRunner {
 			int max = this.options.retryMaxAttempts();
 			Failure exhausted = failure.where((message) -> !mayRetry(failure, message, max));
 			Failure again = failure.where((message) -> mayRetry(failure, message, max));
-			if (!exhausted.messages.isEmpty() && !giveUp(slice, exhausted)) {
+			if (!exhausted.messages().isEmpty() && !giveUp(slice, exhausted)) {
 				return false;
 			}
-			if (again.messages.isEmpty()) {
+			if (again.messages().isEmpty()) {
 				return true;
 			}
-			this.counters.retried.add(again.messages.size());
-			int retry = again.messages.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
+			this.counters.retried.add(again.messages().size());
+			int retry = again.messages().stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
 			Duration backoff = this.options.backoffBefore(retry);
-			List<Message<byte[]>> next = again.messages.stream()
+			List<Message<byte[]>> next = again.messages().stream()
 				.map((message) -> message.withDeliveryAttempt(message.deliveryAttempt() + 1)).toList();
 			if (backoff.compareTo(this.options.retryBlockingLimit()) > 0 && this.retryQueue != null
 					&& this.retryQueue.enqueue(next, backoff, slice.epoch)) {
@@ -205,100 +206,21 @@ final class SliceRunner {
 
 	/** Whether a failed message is tried again: attempts are left, and neither the listener nor its cause forbid it. */
 	private boolean mayRetry(Failure failure, Message<byte[]> message, int maxAttempts) {
-		return message.deliveryAttempt() < maxAttempts && failure.retryable.test(message)
-				&& !this.notRetryable.matches(failure.causes.apply(message));
-	}
-
-	/**
-	 * Calls the listener; for an asynchronous one whose stage is not complete yet, leaves the call
-	 * on the slice ({@link Slice#pending}) and returns {@link #AWAITING}.
-	 */
-	private Failure deliver(Slice slice, List<Message<byte[]>> delivered) {
-		slice.attempts = delivered.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
-		long start = this.ticker.nanoTime();
-		if (this.listener instanceof AsyncSliceListener async) {
-			PendingCall call;
-			try {
-				CompletionStage<BatchResult> stage = async.onSliceAsync(delivered, slice.epoch);
-				if (stage == null) {
-					return outcome(slice, delivered, start, null, null);
-				}
-				call = PendingCall.follow(stage, delivered, start, this.options.asyncTimeout());
-			}
-			catch (VirtualMachineError ex) {
-				throw ex;
-			}
-			catch (Throwable ex) {
-				return outcome(slice, delivered, start, null, ex);
-			}
-			if (!call.isDone()) {
-				slice.pending = call;
-				return AWAITING;
-			}
-			return settle(slice, call);
-		}
-		BatchResult result = null;
-		Throwable error = null;
-		try {
-			result = this.listener.onSlice(delivered, slice.epoch);
-		}
-		catch (VirtualMachineError ex) {
-			throw ex;
-		}
-		catch (Throwable ex) {
-			error = ex;
-		}
-		return outcome(slice, delivered, start, result, error);
-	}
-
-	/** The outcome of an asynchronous call whose stage completed (or timed out). */
-	private Failure settle(Slice slice, PendingCall call) {
-		BatchResult result = null;
-		Throwable error = null;
-		try {
-			result = call.outcome();
-		}
-		catch (VirtualMachineError ex) {
-			throw ex;
-		}
-		catch (Throwable ex) {
-			error = ex;
-		}
-		return outcome(slice, call.delivered, call.startNanos, result, error);
-	}
-
-	/** Counts and observes a call's outcome: its result, or the exception that failed it whole. */
-	private Failure outcome(Slice slice, List<Message<byte[]>> delivered, long start, BatchResult returned,
-			Throwable error) {
-		Failure failure;
-		int completedBefore = 0;
-		if (error != null) {
-			failure = new Failure(delivered, (message) -> error, (message) -> true);
-		}
-		else {
-			BatchResult result = (returned != null) ? returned.resolvedAgainst(delivered) : null;
-			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
-			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf, result::isRetryable);
-			completedBefore = (result != null) ? result.completedBefore() : 0;
-		}
-		int failedCount = (failure != null) ? failure.messages.size() : 0;
-		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), this.ticker.nanoTime() - start, failedCount);
-		this.counters.succeeded.add(delivered.size() - failedCount - completedBefore);
-		this.counters.completedBefore.add(completedBefore);
-		return failure;
+		return message.deliveryAttempt() < maxAttempts && failure.retryable().test(message)
+				&& !this.notRetryable.matches(failure.causes().apply(message));
 	}
 
 	private boolean giveUp(Slice slice, Failure failure) {
 		if (!this.options.deadLetterEnabled()) {
-			for (Message<byte[]> message : failure.messages) {
+			for (Message<byte[]> message : failure.messages()) {
 				logger.warn("Skipping {} of container '{}' after {} attempts (dead letters are off): {}", message,
-						this.options.id(), message.deliveryAttempt(), describe(failure.causes.apply(message)));
+						this.options.id(), message.deliveryAttempt(), describe(failure.causes().apply(message)));
 			}
-			this.counters.skipped.add(failure.messages.size());
+			this.counters.skipped.add(failure.messages().size());
 			return true;
 		}
-		for (Message<byte[]> message : failure.messages) {
-			Throwable cause = failure.causes.apply(message);
+		for (Message<byte[]> message : failure.messages()) {
+			Throwable cause = failure.causes().apply(message);
 			DeadLetter deadLetter = (this.retryQueue != null) ? this.retryQueue.deadLetterOf(message, cause)
 					: DeadLetter.of(message, message.deliveryAttempt(), cause);
 			if (!writeDeadLetter(slice, deadLetter)) {
@@ -370,19 +292,6 @@ final class SliceRunner {
 
 	private static String describe(Throwable cause) {
 		return (cause != null) ? cause.getClass().getName() : "reported failed by the listener";
-	}
-
-	/** What {@link #deliver} returns while an asynchronous call's stage is pending. */
-	private static final Failure AWAITING = new Failure(List.of(), (message) -> null, (message) -> true);
-
-	/** The messages that failed one delivery, why each did, and whether the listener lets each be retried. */
-	private record Failure(List<Message<byte[]>> messages, Function<Message<byte[]>, Throwable> causes,
-			Predicate<Message<byte[]>> retryable) {
-
-		Failure where(Predicate<Message<byte[]>> test) {
-			return new Failure(this.messages.stream().filter(test).toList(), this.causes, this.retryable);
-		}
-
 	}
 
 }
