@@ -19,17 +19,22 @@ import org.jspecify.annotations.Nullable;
  * {@link #failedAt(int, Throwable)}). Each failed message or index may carry a cause of its own
  * ({@link #builder()}); it is what the message's dead letter records. The engine reads the causes
  * of indexes after {@link #resolvedAgainst(List) resolving} them against the slice.
+ *
+ * <p>A failed message is retried up to {@code retry.max-attempts} unless it was failed without
+ * retry ({@link #failedWithoutRetry(Collection, Throwable)}, {@link #failedWithoutRetryAt(int, Throwable)},
+ * {@link Builder#failWithoutRetry(Message, Throwable)}): that one goes to the dead letter at once,
+ * like a message whose cause is one of {@code retry.not-retryable}.
  */
 public final class BatchResult {
 
 	private static final BatchResult SUCCESS = new BatchResult(List.of(), new int[0], null, List.of(),
-			new Throwable[0], 0);
+			new Throwable[0], 0, new boolean[0], new boolean[0]);
 
 	private final List<Message<?>> failedMessages;
 
 	private final int[] failedIndexes;
 
-	private final Throwable cause;
+	private final @Nullable Throwable cause;
 
 	/** The cause of each failed message by position in {@link #failedMessages}; null entries take {@link #cause}. */
 	private final List<Throwable> messageCauses;
@@ -40,14 +45,23 @@ public final class BatchResult {
 	/** Messages of the slice finished before this delivery, which the listener did not get. */
 	private final int completedBefore;
 
-	private BatchResult(List<Message<?>> failedMessages, int[] failedIndexes, Throwable cause,
-			List<Throwable> messageCauses, Throwable[] indexCauses, int completedBefore) {
+	/** Whether each failed message, by position in {@link #failedMessages}, must not be retried; may be shorter. */
+	private final boolean[] messageFinal;
+
+	/** Whether each failed index, by position in {@link #failedIndexes}, must not be retried; may be shorter. */
+	private final boolean[] indexFinal;
+
+	private BatchResult(List<Message<?>> failedMessages, int[] failedIndexes, @Nullable Throwable cause,
+			List<Throwable> messageCauses, Throwable[] indexCauses, int completedBefore, boolean[] messageFinal,
+			boolean[] indexFinal) {
 		this.failedMessages = failedMessages;
 		this.failedIndexes = failedIndexes;
 		this.cause = cause;
 		this.messageCauses = messageCauses;
 		this.indexCauses = indexCauses;
 		this.completedBefore = completedBefore;
+		this.messageFinal = messageFinal;
+		this.indexFinal = indexFinal;
 	}
 
 	/**
@@ -86,7 +100,32 @@ public final class BatchResult {
 	public static BatchResult failed(Collection<? extends Message<?>> failed, @Nullable Throwable cause) {
 		Objects.requireNonNull(failed, "failed");
 		return failed.isEmpty() ? SUCCESS : new BatchResult(List.copyOf(failed), new int[0], cause, List.of(),
-				new Throwable[0], 0);
+				new Throwable[0], 0, new boolean[0], new boolean[0]);
+	}
+
+	/**
+	 * These messages failed for a reason that another try cannot mend (a message that does not
+	 * validate): they go to the dead letter at once, without retries. Every other message of the
+	 * slice succeeded.
+	 * @param failed the failed messages
+	 * @param cause why they failed, recorded with their dead letters; may be {@code null}
+	 * @return the result
+	 */
+	public static BatchResult failedWithoutRetry(Collection<? extends Message<?>> failed,
+			@Nullable Throwable cause) {
+		return builder().failWithoutRetry(failed, cause).build();
+	}
+
+	/**
+	 * The message at this index of the received list failed for a reason that another try cannot
+	 * mend: it goes to the dead letter at once. Every other one succeeded. For several, use
+	 * {@link #builder()}.
+	 * @param index index into the list the listener received
+	 * @param cause why it failed, recorded with its dead letter; may be {@code null}
+	 * @return the result
+	 */
+	public static BatchResult failedWithoutRetryAt(int index, @Nullable Throwable cause) {
+		return builder().failWithoutRetry(index, cause).build();
 	}
 
 	/**
@@ -96,7 +135,8 @@ public final class BatchResult {
 	 */
 	public static BatchResult failedAt(int... indexes) {
 		return (indexes.length == 0) ? SUCCESS
-				: new BatchResult(List.of(), indexes.clone(), null, List.of(), new Throwable[indexes.length], 0);
+				: new BatchResult(List.of(), indexes.clone(), null, List.of(), new Throwable[indexes.length], 0,
+						new boolean[0], new boolean[0]);
 	}
 
 	/**
@@ -107,7 +147,8 @@ public final class BatchResult {
 	 * @return the result
 	 */
 	public static BatchResult failedAt(int index, @Nullable Throwable cause) {
-		return new BatchResult(List.of(), new int[] { index }, cause, List.of(), new Throwable[] { cause }, 0);
+		return new BatchResult(List.of(), new int[] { index }, cause, List.of(), new Throwable[] { cause }, 0,
+				new boolean[0], new boolean[0]);
 	}
 
 	/**
@@ -150,6 +191,22 @@ public final class BatchResult {
 	}
 
 	/**
+	 * Whether a failed message may be tried again: {@code false} when the listener failed it
+	 * without retry ({@link #failedWithoutRetry(Collection, Throwable)}). Indexes are answered for
+	 * after {@link #resolvedAgainst(List) resolving}.
+	 * @param message a failed message
+	 * @return {@code true} unless it was failed without retry
+	 */
+	public boolean isRetryable(Message<?> message) {
+		for (int i = 0; i < this.messageFinal.length; i++) {
+			if (this.messageFinal[i] && this.failedMessages.get(i).sameRecord(message)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
 	 * The same result with every failed index replaced by the message at that index of the slice,
 	 * keeping each one's cause, so that {@link #causeOf(Message)} answers for indexes too.
 	 * @param <T> the payload type of the slice
@@ -163,11 +220,25 @@ public final class BatchResult {
 		}
 		Builder builder = builder();
 		for (Message<T> message : failedOf(slice)) {
-			builder.fail(message, ownCauseOf(slice, message));
+			if (isRetryable(slice, message)) {
+				builder.fail(message, ownCauseOf(slice, message));
+			}
+			else {
+				builder.failWithoutRetry(message, ownCauseOf(slice, message));
+			}
 		}
 		BatchResult resolved = builder.build();
 		return new BatchResult(resolved.failedMessages, new int[0], this.cause, resolved.messageCauses,
-				new Throwable[0], this.completedBefore);
+				new Throwable[0], this.completedBefore, resolved.messageFinal, new boolean[0]);
+	}
+
+	private <T> boolean isRetryable(List<Message<T>> slice, Message<T> message) {
+		for (int i = 0; i < this.indexFinal.length; i++) {
+			if (this.indexFinal[i] && slice.get(this.failedIndexes[i]) == message) {
+				return false;
+			}
+		}
+		return isRetryable(message);
 	}
 
 	private <T> Throwable ownCauseOf(List<Message<T>> slice, Message<T> message) {
@@ -233,6 +304,10 @@ public final class BatchResult {
 
 		private final List<Throwable> indexCauses = new ArrayList<>();
 
+		private final List<Boolean> messageFinal = new ArrayList<>();
+
+		private final List<Boolean> indexFinal = new ArrayList<>();
+
 		private int completedBefore;
 
 		private Builder() {
@@ -260,8 +335,24 @@ public final class BatchResult {
 		 * @return this builder
 		 */
 		public Builder fail(int index, @Nullable Throwable cause) {
+			return fail(index, cause, false);
+		}
+
+		/**
+		 * Marks the message at this index of the received list failed for a reason another try
+		 * cannot mend: it goes to the dead letter without retries.
+		 * @param index index into the list the listener received
+		 * @param cause why, may be {@code null}
+		 * @return this builder
+		 */
+		public Builder failWithoutRetry(int index, @Nullable Throwable cause) {
+			return fail(index, cause, true);
+		}
+
+		private Builder fail(int index, @Nullable Throwable cause, boolean withoutRetry) {
 			this.indexes.add(index);
 			this.indexCauses.add(cause);
+			this.indexFinal.add(withoutRetry);
 			return this;
 		}
 
@@ -272,8 +363,35 @@ public final class BatchResult {
 		 * @return this builder
 		 */
 		public Builder fail(Message<?> message, @Nullable Throwable cause) {
+			return fail(message, cause, false);
+		}
+
+		/**
+		 * Marks a message failed for a reason another try cannot mend: it goes to the dead letter
+		 * without retries.
+		 * @param message the message
+		 * @param cause why, may be {@code null}
+		 * @return this builder
+		 */
+		public Builder failWithoutRetry(Message<?> message, @Nullable Throwable cause) {
+			return fail(message, cause, true);
+		}
+
+		/**
+		 * Marks messages failed for one reason another try cannot mend.
+		 * @param failed the messages
+		 * @param cause why, may be {@code null}
+		 * @return this builder
+		 */
+		public Builder failWithoutRetry(Collection<? extends Message<?>> failed, @Nullable Throwable cause) {
+			failed.forEach((message) -> failWithoutRetry(message, cause));
+			return this;
+		}
+
+		private Builder fail(Message<?> message, @Nullable Throwable cause, boolean withoutRetry) {
 			this.messages.add(Objects.requireNonNull(message, "message"));
 			this.causes.add(cause);
+			this.messageFinal.add(withoutRetry);
 			return this;
 		}
 
@@ -302,7 +420,16 @@ public final class BatchResult {
 				.orElse(null);
 			return new BatchResult(List.copyOf(this.messages), this.indexes.stream().mapToInt(Integer::intValue).toArray(),
 					first, Collections.unmodifiableList(new ArrayList<>(this.causes)),
-					this.indexCauses.toArray(new Throwable[0]), this.completedBefore);
+					this.indexCauses.toArray(new Throwable[0]), this.completedBefore, flags(this.messageFinal),
+					flags(this.indexFinal));
+		}
+
+		private static boolean[] flags(List<Boolean> values) {
+			boolean[] flags = new boolean[values.size()];
+			for (int i = 0; i < flags.length; i++) {
+				flags[i] = values.get(i);
+			}
+			return flags;
 		}
 
 	}

@@ -46,7 +46,10 @@ public record BatchSnapshot(long id, long firstOffset, long lastOffset, long age
 		WAITING_FOR_KEY,
 
 		/** Ready, waiting for a free worker. */
-		WAITING_FOR_WORKER
+		WAITING_FOR_WORKER,
+
+		/** Off its worker: an asynchronous listener's {@code CompletionStage} for it is pending; holds no thread. */
+		AWAITING_COMPLETION
 
 	}
 

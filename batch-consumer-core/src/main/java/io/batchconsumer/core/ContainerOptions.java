@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.batchconsumer.core.options.OptionBounds;
+import io.batchconsumer.core.options.ThrowableTypes;
 import io.batchconsumer.core.options.OptionDescriptor;
 
 /**
@@ -48,13 +49,18 @@ import io.batchconsumer.core.options.OptionDescriptor;
  * @param retryBlockingLimit a retry whose back-off is longer goes to the retry queue, when the
  *        transport has one, instead of waiting on its worker
  * @param retryLevels back-offs by retry, comma-separated ({@code 1s,5s,10s}); empty for exponential
+ * @param retryNotRetryable names of exception classes that are never retried (their subclasses and
+ *        the exceptions they caused neither): a message they fail goes to the dead letter at once
+ * @param asyncTimeout how long an asynchronous listener's stage may take to complete before its
+ *        messages fail
  */
 public record ContainerOptions(String id, List<String> topics, String group, ConsumptionMode mode, int threadSize,
 		int consumerBatchSize, int pullBatchSize, Duration pullInterval, Ordering ordering, int pullThresholdForQueue,
 		long pullThresholdSizeForQueue, int maxSpan, int pullThresholdForContainer, long pullThresholdSizeForContainer,
 		Duration suspend, Duration commitInterval, int retryMaxAttempts, Duration retryBackoff, double retryMultiplier,
 		Duration retryMaxBackoff, boolean deadLetterEnabled, Duration shutdownTimeout, Duration pollTimeout,
-		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels) {
+		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels,
+		List<String> retryNotRetryable, Duration asyncTimeout) {
 
 	/**
 	 * Starts a builder with every default.
@@ -99,6 +105,15 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * The exception classes {@link #retryNotRetryable()} names, loaded.
+	 * @return the classes, in the order named
+	 * @throws InvalidOptionException naming {@code retry.not-retryable} when one cannot be loaded
+	 */
+	public List<Class<? extends Throwable>> notRetryableTypes() {
+		return this.retryNotRetryable.stream().<Class<? extends Throwable>>map(ThrowableTypes::load).toList();
 	}
 
 	/**
@@ -206,6 +221,15 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 
 		public Builder retryLevels(String levels) { return set(OptionDescriptor.RETRY_LEVELS, levels); }
 
+		public Builder retryNotRetryable(List<String> classNames) { return set(OptionDescriptor.RETRY_NOT_RETRYABLE, classNames); }
+
+		public Builder asyncTimeout(Duration timeout) { return set(OptionDescriptor.ASYNC_TIMEOUT, timeout); }
+
+		@SafeVarargs
+		public final Builder retryNotRetryable(Class<? extends Throwable>... types) {
+			return retryNotRetryable(java.util.Arrays.stream(types).map(Class::getName).toList());
+		}
+
 		/**
 		 * Validates every option against its bounds, then the one rule between two options, and
 		 * builds.
@@ -232,7 +256,13 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 					get(OptionDescriptor.RETRY_MULTIPLIER), get(OptionDescriptor.RETRY_MAX_BACKOFF),
 					get(OptionDescriptor.DEAD_LETTER_ENABLED), get(OptionDescriptor.SHUTDOWN_TIMEOUT),
 					get(OptionDescriptor.POLL_TIMEOUT), get(OptionDescriptor.TAGS), get(OptionDescriptor.DELAY),
-					get(OptionDescriptor.RETRY_BLOCKING_LIMIT), get(OptionDescriptor.RETRY_LEVELS));
+					get(OptionDescriptor.RETRY_BLOCKING_LIMIT), get(OptionDescriptor.RETRY_LEVELS),
+					notRetryable(get(OptionDescriptor.RETRY_NOT_RETRYABLE)), get(OptionDescriptor.ASYNC_TIMEOUT));
+		}
+
+		/** An unset list (a property bound empty reads as unset) is the empty list. */
+		private static List<String> notRetryable(List<String> classNames) {
+			return (classNames != null) ? List.copyOf(classNames) : List.of();
 		}
 
 	}

@@ -30,6 +30,20 @@ class BatchResultTests {
 	}
 
 	@Test
+	void aMessageFailedWithoutRetryStaysSoWhenItsIndexIsResolved() {
+		BatchResult result = BatchResult.builder().fail(0, null).failWithoutRetry(2, new IllegalStateException("bad"))
+			.build().resolvedAgainst(this.slice);
+		assertThat(result.failedOf(this.slice)).containsExactly(this.slice.get(0), this.slice.get(2));
+		assertThat(result.isRetryable(this.slice.get(0))).isTrue();
+		assertThat(result.isRetryable(this.slice.get(2))).isFalse();
+		assertThat(result.causeOf(this.slice.get(2))).hasMessage("bad");
+		BatchResult byMessage = BatchResult.failedWithoutRetry(List.of(message(11).withPayload("order-11")), null);
+		assertThat(byMessage.isRetryable(this.slice.get(1))).isFalse();
+		assertThat(BatchResult.failedWithoutRetryAt(1, null).resolvedAgainst(this.slice).isRetryable(this.slice.get(1)))
+			.isFalse();
+	}
+
+	@Test
 	void anEmptyFailureIsASuccess() {
 		assertThat(BatchResult.failed(List.of()).isSuccess()).isTrue();
 		assertThat(BatchResult.success().failedOf(this.slice)).isEmpty();

@@ -70,6 +70,10 @@ class ContainerOptionsTests {
 				bad("retry.multiplier", (b) -> b.retryMultiplier(0.5)),
 				bad("retry.max-backoff", (b) -> b.retryMaxBackoff(Duration.ofMillis(1))),
 				bad("shutdown-timeout", (b) -> b.shutdownTimeout(Duration.ofSeconds(-3))),
+				bad("retry.not-retryable", (b) -> b.retryNotRetryable(List.of("com.example.NoSuchException"))),
+				bad("retry.not-retryable", (b) -> b.retryNotRetryable(List.of("java.lang.String"))),
+				bad("retry.not-retryable", (b) -> b.retryNotRetryable(List.of(" "))),
+				bad("async.timeout", (b) -> b.asyncTimeout(Duration.ZERO)),
 				bad("topics", (b) -> b.topics(" ")), bad("group", (b) -> b.group("")));
 	}
 

@@ -17,12 +17,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -178,6 +180,41 @@ class ExactlyOnceJdbcTests {
 				.isEqualTo(1);
 			assertThat(marks(dataSource, settings))
 				.isEqualTo(100);
+		}
+	}
+
+	/** A failure the listener reports "without retry" stays so through the transaction: one delivery, one dead letter. */
+	@Test
+	void aMessageFailedWithoutRetryIsDeliveredOnceAndDeadLettered() {
+		JdbcSettings settings = TestDatabases.settings();
+		AtomicInteger deliveriesOf13 = new AtomicInteger();
+		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.H2, this.dir, 10);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			createRows(dataSource, settings);
+			send(transport, 0, 50);
+			SliceListener writer = rowWriter(settings, (message) -> null);
+			SliceListener listener = (slice) -> {
+				List<Message<byte[]>> rest = new ArrayList<>(slice);
+				BatchResult.Builder result = BatchResult.builder();
+				for (Message<byte[]> message : slice) {
+					if (new String(message.payload()).equals("13")) {
+						deliveriesOf13.incrementAndGet();
+						rest.remove(message);
+						result.failWithoutRetry(message, new IllegalArgumentException("invalid 13"));
+					}
+				}
+				if (!rest.isEmpty()) {
+					writer.onSlice(rest);
+				}
+				return result.build();
+			};
+			BatchContainer container = container(transport, dataSource, settings, "eo-final", listener);
+			container.start();
+			await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) >= 49
+					&& TestDatabases.count(dataSource, "SELECT COUNT(*) FROM " + settings.tablePrefix() + "dead_letter") == 1);
+			assertThat(container.stop()).isTrue();
+			assertThat(deliveriesOf13.get()).as("retry.max-attempts is 3").isEqualTo(1);
+			assertThat(rows(dataSource, settings)).isEqualTo(49);
 		}
 	}
 

@@ -103,6 +103,9 @@ class BadConfigurationTests {
 			add(cases, prefix + "retry.multiplier", "0.5", "-2", "101", "double");
 			add(cases, prefix + "retry.max-backoff", "-10s", "1ms");
 			add(cases, prefix + "dead-letter.enabled", "maybe");
+			add(cases, prefix + "retry.not-retryable", "com.example.NoSuchException", "java.lang.String",
+					"java.lang.IllegalStateException,com.example.Missing");
+			add(cases, prefix + "async.timeout", "0s", "-1s", "later");
 		}
 		add(cases, "batch-consumer.listeners.orders.group", " ");
 		return cases.stream();

@@ -86,7 +86,14 @@ final class ExactlyOnceListener implements SliceListener {
 				return failures.build();
 			}
 			catch (Failed ex) {
-				ex.failed.forEach((message) -> failures.fail(message, ex.result.causeOf(message)));
+				for (Message<byte[]> message : ex.failed) {
+					if (ex.result.isRetryable(message)) {
+						failures.fail(message, ex.result.causeOf(message));
+					}
+					else {
+						failures.failWithoutRetry(message, ex.result.causeOf(message));
+					}
+				}
 				candidates = new ArrayList<>(fresh);
 				candidates.removeIf((message) -> ex.failed.stream().anyMatch(message::sameRecord));
 			}

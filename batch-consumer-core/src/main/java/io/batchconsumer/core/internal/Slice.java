@@ -49,6 +49,23 @@ final class Slice {
 	 */
 	volatile int resumeAt;
 
+	/**
+	 * An asynchronous listener call whose stage was pending when its worker let the slice go, or
+	 * {@code null}. Written by that worker, read by the owner (to learn when it completes) and taken
+	 * by the worker that goes on with the slice.
+	 */
+	volatile PendingCall pending;
+
+	/**
+	 * The time the slice took before its current run: earlier runs and the waits for their pending
+	 * stages, so that the slice's listener time ({@link SliceSizing}) includes the asynchronous calls'
+	 * latency. Owner thread only.
+	 */
+	long earlierNanos;
+
+	/** When its pending stage started to be awaited (the owner's time). Owner thread only. */
+	long awaitedSinceNanos;
+
 	Slice(PartitionState partition, long batchId, int index, List<Message<byte[]>> messages, int callSize) {
 		this.partition = partition;
 		this.callSize = callSize;

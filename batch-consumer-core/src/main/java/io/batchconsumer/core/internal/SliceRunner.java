@@ -2,11 +2,11 @@ package io.batchconsumer.core.internal;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.batchconsumer.core.AsyncSliceListener;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.BatchSnapshot;
 import io.batchconsumer.core.ContainerObserver;
@@ -24,7 +24,14 @@ import io.batchconsumer.core.spi.RetryQueue;
  * was stored; a dead-letter write that fails is tried again, so nothing is lost. Attempts are
  * counted per message (a retry's restored from {@link RetryQueue#restoreAttempt}); a retry whose back-off
  * exceeds {@code retry.blocking-limit} goes to the retry queue ({@link RetryHandOff}) and the
- * original is finished, so no worker waits for it.
+ * original is finished, so no worker waits for it. A message failed without retry (by its
+ * {@link BatchResult}, or by a cause of {@code retry.not-retryable}, see {@link NotRetryable}) is
+ * given up after its first failure.
+ *
+ * <p>An {@link AsyncSliceListener}'s call whose stage has not completed when it returns leaves the
+ * worker: {@link #process} returns with the call on the slice, the owner takes the slice back and
+ * hands it to a worker again once the stage completed, and {@link #process} goes on from the call's
+ * outcome as if the listener had just returned it.
  *
  * <p>A {@link VirtualMachineError} is never the message's fault: it is not counted as a failed
  * attempt nor dead-lettered but thrown on to {@link SliceTask}, which gives the slice back to be
@@ -64,6 +71,12 @@ final class SliceRunner {
 	/** The waits between tries; woken when the container halts or a partition's epoch ends. */
 	private final Backoff backoff;
 
+	/** Causes that are never retried ({@code retry.not-retryable}). */
+	private final NotRetryable notRetryable;
+
+	/** Calls the listener and turns what it returned, at once or through its stage, into a failure. */
+	private final ListenerCalls calls;
+
 	SliceRunner(ContainerOptions options, SliceListener listener, DeadLetterSink deadLetterSink,
 			ContainerObserver observer, PublishedState status) {
 		this(options, listener, deadLetterSink, observer, status, null);
@@ -79,6 +92,7 @@ final class SliceRunner {
 			ContainerObserver observer, PublishedState status, RetryQueue retryQueue, Backoff backoff) {
 		this.backoff = backoff;
 		this.options = options;
+		this.notRetryable = new NotRetryable(options);
 		this.listener = listener;
 		this.deadLetterSink = deadLetterSink;
 		this.observer = observer;
@@ -87,6 +101,7 @@ final class SliceRunner {
 		this.ticker = status.ticker();
 		this.retryQueue = (retryQueue != null) ? new RetryHandOff(options.id(), retryQueue, this.counters, this.ticker)
 				: null;
+		this.calls = new ListenerCalls(options, listener, observer, this.counters, this.ticker);
 	}
 
 	SliceListener listener() {
@@ -118,7 +133,8 @@ final class SliceRunner {
 	 * so a key's messages reach the listener in offset order as they would in separate slices. A slice
 	 * run again (a {@code Throwable} escaped) goes on after its last finished call.
 	 * @param slice the slice
-	 * @return whether every message is finished
+	 * @return whether every message is finished; {@code false} too while an asynchronous call's stage
+	 *         is pending ({@link Slice#pending} is then set, and the slice is run again once it completed)
 	 */
 	boolean process(Slice slice) {
 		List<Message<byte[]>> messages = (this.retryQueue != null)
@@ -133,30 +149,47 @@ final class SliceRunner {
 		return true;
 	}
 
-	/** Delivers one call's messages, retries what failed with back-off, then dead-letters it. */
+	/**
+	 * Delivers one call's messages, retries what failed with back-off, then dead-letters it. A call
+	 * whose stage completed while the slice was off its worker ({@link Slice#pending}) goes on from its
+	 * outcome. False when the work was abandoned, or a stage is pending (the slice keeps it).
+	 */
 	private boolean processCall(Slice slice, List<Message<byte[]>> messages) {
 		List<Message<byte[]>> pending = messages;
+		PendingCall resumed = slice.pending;
+		slice.pending = null;
 		for (;;) {
-			if (isAbandoned(slice)) {
-				return false;
+			Failure failure;
+			if (resumed != null) {
+				pending = resumed.delivered;
+				failure = this.calls.settle(slice, resumed);
+				resumed = null;
 			}
-			Failure failure = deliver(slice, pending);
+			else {
+				if (isAbandoned(slice)) {
+					return false;
+				}
+				failure = this.calls.deliver(slice, pending);
+				if (failure == ListenerCalls.AWAITING) {
+					return false;
+				}
+			}
 			if (failure == null) {
 				return true;
 			}
 			int max = this.options.retryMaxAttempts();
-			Failure exhausted = failure.where((message) -> message.deliveryAttempt() >= max);
-			Failure again = failure.where((message) -> message.deliveryAttempt() < max);
-			if (!exhausted.messages.isEmpty() && !giveUp(slice, exhausted)) {
+			Failure exhausted = failure.where((message) -> !mayRetry(failure, message, max));
+			Failure again = failure.where((message) -> mayRetry(failure, message, max));
+			if (!exhausted.messages().isEmpty() && !giveUp(slice, exhausted)) {
 				return false;
 			}
-			if (again.messages.isEmpty()) {
+			if (again.messages().isEmpty()) {
 				return true;
 			}
-			this.counters.retried.add(again.messages.size());
-			int retry = again.messages.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
+			this.counters.retried.add(again.messages().size());
+			int retry = again.messages().stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
 			Duration backoff = this.options.backoffBefore(retry);
-			List<Message<byte[]>> next = again.messages.stream()
+			List<Message<byte[]>> next = again.messages().stream()
 				.map((message) -> message.withDeliveryAttempt(message.deliveryAttempt() + 1)).toList();
 			if (backoff.compareTo(this.options.retryBlockingLimit()) > 0 && this.retryQueue != null
 					&& this.retryQueue.enqueue(next, backoff, slice.epoch)) {
@@ -171,42 +204,23 @@ final class SliceRunner {
 		}
 	}
 
-	private Failure deliver(Slice slice, List<Message<byte[]>> delivered) {
-		slice.attempts = delivered.stream().mapToInt(Message::deliveryAttempt).min().orElse(1);
-		long start = this.ticker.nanoTime();
-		Failure failure;
-		int completedBefore = 0;
-		try {
-			BatchResult result = this.listener.onSlice(delivered, slice.epoch);
-			result = (result != null) ? result.resolvedAgainst(delivered) : null;
-			List<Message<byte[]>> failed = (result != null) ? result.failedOf(delivered) : List.of();
-			failure = failed.isEmpty() ? null : new Failure(failed, result::causeOf);
-			completedBefore = (result != null) ? result.completedBefore() : 0;
-		}
-		catch (VirtualMachineError ex) {
-			throw ex;
-		}
-		catch (Throwable ex) {
-			failure = new Failure(delivered, (message) -> ex);
-		}
-		int failedCount = (failure != null) ? failure.messages.size() : 0;
-		this.observer.sliceProcessed(slice.partition.partition, delivered.size(), this.ticker.nanoTime() - start, failedCount);
-		this.counters.succeeded.add(delivered.size() - failedCount - completedBefore);
-		this.counters.completedBefore.add(completedBefore);
-		return failure;
+	/** Whether a failed message is tried again: attempts are left, and neither the listener nor its cause forbid it. */
+	private boolean mayRetry(Failure failure, Message<byte[]> message, int maxAttempts) {
+		return message.deliveryAttempt() < maxAttempts && failure.retryable().test(message)
+				&& !this.notRetryable.matches(failure.causes().apply(message));
 	}
 
 	private boolean giveUp(Slice slice, Failure failure) {
 		if (!this.options.deadLetterEnabled()) {
-			for (Message<byte[]> message : failure.messages) {
+			for (Message<byte[]> message : failure.messages()) {
 				logger.warn("Skipping {} of container '{}' after {} attempts (dead letters are off): {}", message,
-						this.options.id(), message.deliveryAttempt(), describe(failure.causes.apply(message)));
+						this.options.id(), message.deliveryAttempt(), describe(failure.causes().apply(message)));
 			}
-			this.counters.skipped.add(failure.messages.size());
+			this.counters.skipped.add(failure.messages().size());
 			return true;
 		}
-		for (Message<byte[]> message : failure.messages) {
-			Throwable cause = failure.causes.apply(message);
+		for (Message<byte[]> message : failure.messages()) {
+			Throwable cause = failure.causes().apply(message);
 			DeadLetter deadLetter = (this.retryQueue != null) ? this.retryQueue.deadLetterOf(message, cause)
 					: DeadLetter.of(message, message.deliveryAttempt(), cause);
 			if (!writeDeadLetter(slice, deadLetter)) {
@@ -278,15 +292,6 @@ final class SliceRunner {
 
 	private static String describe(Throwable cause) {
 		return (cause != null) ? cause.getClass().getName() : "reported failed by the listener";
-	}
-
-	/** The messages that failed one delivery, and why each did. */
-	private record Failure(List<Message<byte[]>> messages, Function<Message<byte[]>, Throwable> causes) {
-
-		Failure where(java.util.function.Predicate<Message<byte[]>> test) {
-			return new Failure(this.messages.stream().filter(test).toList(), this.causes);
-		}
-
 	}
 
 }

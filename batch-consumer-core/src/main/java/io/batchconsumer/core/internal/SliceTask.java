@@ -42,7 +42,9 @@ final class SliceTask implements Runnable {
 		}
 		finally {
 			this.worker = null;
-			this.mailbox.accept(new Completion(this.slice, finished, this.runner.ticker().nanoTime() - started));
+			Completion.Stage stage = (!finished && this.slice.pending != null) ? Completion.Stage.PENDING
+					: Completion.Stage.NONE;
+			this.mailbox.accept(new Completion(this.slice, finished, this.runner.ticker().nanoTime() - started, stage));
 		}
 	}
 

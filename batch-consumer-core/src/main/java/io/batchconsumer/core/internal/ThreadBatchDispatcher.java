@@ -3,9 +3,11 @@ package io.batchconsumer.core.internal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Consumer;
@@ -77,6 +79,9 @@ final class ThreadBatchDispatcher {
 
 	/** Slices handed out (running or in the pool's queue) and not completed, of any epoch, with their tasks. */
 	private final Map<Slice, SliceTask> onWorker = new HashMap<>();
+
+	/** Slices off their worker while an asynchronous listener call's stage is pending; still in flight. */
+	private final Set<Slice> awaitingStage = new HashSet<>();
 
 	private int turn;
 
@@ -155,7 +160,9 @@ final class ThreadBatchDispatcher {
 	 * @return one line per slice
 	 */
 	List<String> onWorkers() {
-		return this.onWorker.values().stream().map(SliceTask::describe).toList();
+		List<String> described = new ArrayList<>(this.onWorker.values().stream().map(SliceTask::describe).toList());
+		this.awaitingStage.forEach((slice) -> described.add(slice + " (its listener's CompletionStage pending)"));
+		return described;
 	}
 
 	/**
@@ -189,8 +196,17 @@ final class ThreadBatchDispatcher {
 	 */
 	void complete(Completion completion) {
 		Slice slice = completion.slice();
+		if (completion.stage() == Completion.Stage.COMPLETED) {
+			goOnAfterStage(slice);
+			return;
+		}
 		this.onWorker.remove(slice);
-		this.sizing.completed(slice.messages.size(), completion.nanos());
+		if (completion.stage() == Completion.Stage.PENDING) {
+			slice.earlierNanos += completion.nanos();
+			awaitStage(slice);
+			return;
+		}
+		this.sizing.completed(slice.messages.size(), slice.earlierNanos + completion.nanos());
 		PartitionState partition = slice.partition;
 		partition.sliceEnded();
 		if (!this.partitions.isCurrent(slice)) {
@@ -205,6 +221,36 @@ final class ThreadBatchDispatcher {
 			released.state = BatchSnapshot.SliceState.WAITING_FOR_WORKER;
 			this.ready.addLast(released);
 		}
+	}
+
+	/**
+	 * A worker let a slice go while its asynchronous listener call's stage is pending: the worker is
+	 * free, the slice stays in flight (running on its partition, open in the ledger, holding its
+	 * keys), and the stage's completion comes back through the mailbox, whichever thread completes it.
+	 */
+	private void awaitStage(Slice slice) {
+		this.awaitingStage.add(slice);
+		slice.state = BatchSnapshot.SliceState.AWAITING_COMPLETION;
+		slice.awaitedSinceNanos = this.runner.ticker().nanoTime();
+		slice.pending.whenDone(() -> this.mailbox.accept(Completion.stageCompleted(slice)));
+	}
+
+	/**
+	 * A slice's pending stage completed: a worker goes on with it from the call's outcome (retries,
+	 * dead letters and its next calls block, so they are no work for the owner). It is still running
+	 * on its partition, so it goes straight to the pool; a slice of an ended epoch is dropped.
+	 */
+	private void goOnAfterStage(Slice slice) {
+		this.awaitingStage.remove(slice);
+		slice.earlierNanos += this.runner.ticker().nanoTime() - slice.awaitedSinceNanos;
+		if (!this.partitions.isCurrent(slice)) {
+			slice.partition.sliceEnded();
+			return;
+		}
+		slice.state = BatchSnapshot.SliceState.IN_FLIGHT;
+		SliceTask task = new SliceTask(slice, this.runner, this.mailbox);
+		this.onWorker.put(slice, task);
+		this.workers.execute(task);
 	}
 
 	/**

@@ -31,6 +31,9 @@ public final class OptionBounds {
 
 	static Object convert(OptionDescriptor<?> option, Object raw) {
 		Class<?> type = option.type();
+		if (raw == null && type == List.class) {
+			return List.of(); // a list property bound empty reads as unset: no element
+		}
 		if (raw == null || type.isInstance(raw)) {
 			return raw;
 		}
@@ -88,6 +91,10 @@ public final class OptionBounds {
 		return (value != null && !value.isNegative()) ? null : "must be zero or more but was " + value;
 	}
 
+	static String positive(Duration value) {
+		return (value != null && !value.isNegative() && !value.isZero()) ? null : "must be more than zero but was " + value;
+	}
+
 	static String id(String id) {
 		return (id != null && id.matches("[A-Za-z0-9._-]+")) ? null
 				: "must be letters, digits, '.', '_' or '-' but was '" + id + "'";
@@ -135,6 +142,23 @@ public final class OptionBounds {
 			});
 		}
 		return parsed;
+	}
+
+	/**
+	 * Checks that each name is a class of {@code Throwable} that the context class loader (or this
+	 * library's) finds; {@code null} reads as none.
+	 */
+	static String throwableClasses(List<String> names) {
+		if (names == null) {
+			return null;
+		}
+		for (String name : names) {
+			String problem = ThrowableTypes.problem(name);
+			if (problem != null) {
+				return problem;
+			}
+		}
+		return null;
 	}
 
 	static String group(String group) {

@@ -175,11 +175,23 @@ public final class OptionDescriptor<T> {
 					+ "like RocketMQ's delay levels ('1s,5s,10s,30s,1m,2m'); the last one repeats. Empty: "
 					+ "exponential from 'backoff'.");
 
+	public static final OptionDescriptor<List<String>> RETRY_NOT_RETRYABLE = new OptionDescriptor<>(
+			"retry.not-retryable", LIST, List.of(), PROPERTIES, ContainerOptions::retryNotRetryable,
+			OptionBounds::throwableClasses, "Exception classes (fully qualified names) that are never retried: a "
+					+ "message failed by one of them, by a subclass, or by an exception caused by one, goes to the "
+					+ "dead letter at once.");
+
+	public static final OptionDescriptor<Duration> ASYNC_TIMEOUT = new OptionDescriptor<>("async.timeout",
+			Duration.class, Duration.ofSeconds(30), PROPERTIES, ContainerOptions::asyncTimeout, OptionBounds::positive,
+			"How long an asynchronous listener's CompletionStage may take to complete; one that takes longer "
+					+ "fails its messages, which are retried like any failure.");
+
 	private static final List<OptionDescriptor<?>> ALL = List.of(ID, TOPICS, GROUP, MODE, THREAD_SIZE,
 			CONSUMER_BATCH_SIZE, PULL_BATCH_SIZE, PULL_INTERVAL, ORDERING, PULL_THRESHOLD_FOR_QUEUE,
 			PULL_THRESHOLD_SIZE_FOR_QUEUE, MAX_SPAN, PULL_THRESHOLD_FOR_CONTAINER, PULL_THRESHOLD_SIZE_FOR_CONTAINER,
 			SUSPEND, COMMIT_INTERVAL, RETRY_MAX_ATTEMPTS, RETRY_BACKOFF, RETRY_MULTIPLIER, RETRY_MAX_BACKOFF,
-			DEAD_LETTER_ENABLED, SHUTDOWN_TIMEOUT, POLL_TIMEOUT, TAGS, DELAY, RETRY_BLOCKING_LIMIT, RETRY_LEVELS);
+			DEAD_LETTER_ENABLED, SHUTDOWN_TIMEOUT, POLL_TIMEOUT, TAGS, DELAY, RETRY_BLOCKING_LIMIT, RETRY_LEVELS,
+			RETRY_NOT_RETRYABLE, ASYNC_TIMEOUT);
 
 	private final String key;
 
@@ -282,7 +294,7 @@ public final class OptionDescriptor<T> {
 	 * Converts a value as it was written (text from an annotation, or a bound property) to the
 	 * option's type.
 	 * @param raw the value, possibly text
-	 * @return the typed value, {@code null} when {@code raw} is
+	 * @return the typed value; for {@code null}, an empty list for a list option, else {@code null}
 	 * @throws InvalidOptionException when the value cannot be converted
 	 */
 	public T convert(Object raw) {

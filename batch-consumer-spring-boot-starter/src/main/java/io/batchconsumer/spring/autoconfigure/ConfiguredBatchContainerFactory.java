@@ -102,6 +102,12 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		}
 		try {
 			ExactlyOnce exactlyOnce = null;
+			if (resolved.processing() == Processing.EXACTLY_ONCE && method.isAsync()) {
+				// The transaction of a delivery lives on its worker; work completing on other threads is outside it.
+				throw new IllegalStateException("@BatchListener method " + endpoint.methodDescription()
+						+ " returns a CompletionStage, which exactly-once processing does not take: its work would "
+						+ "complete outside the delivery's transaction; return void or BatchResult");
+			}
 			if (resolved.processing() == Processing.EXACTLY_ONCE) {
 				exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options, endpoint.method());
 				source = exactlyOnce.source(source);
@@ -120,7 +126,8 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 			ResolvedListener resolved, ContainerOptions options, MessageSource source, ExactlyOnce exactlyOnce) {
 		List<SliceListenerDecorator> sliceDecorators = new ArrayList<>();
 		MessageCallInterceptor calls = messageCallsOf(options, method, sliceDecorators);
-		SliceListener listener = new BatchListenerMethodAdapter(endpoint.bean(), method, this.converter, calls);
+		SliceListener listener = BatchListenerMethodAdapter.forMethod(endpoint.bean(), method, this.converter, calls,
+				options.ordering());
 		DeadLetterSink sink = this.transport.deadLetterSink(options);
 		for (int i = sliceDecorators.size() - 1; i >= 0; i--) {
 			listener = sliceDecorators.get(i).decorate(options, listener);
@@ -165,7 +172,9 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 		MessageCallInterceptor calls = MessageCallInterceptor.none();
 		for (int i = this.decorators.size() - 1; i >= 0; i--) {
 			SliceListenerDecorator decorator = this.decorators.get(i);
-			MessageCallInterceptor own = method.isBatch() ? null : decorator.decorateMessageCalls(options);
+			// An asynchronous method's calls end with their stages: its decorators wrap the slices.
+			MessageCallInterceptor own = (method.isBatch() || method.isAsync()) ? null
+					: decorator.decorateMessageCalls(options);
 			if (own != null) {
 				calls = own.around(calls);
 			}

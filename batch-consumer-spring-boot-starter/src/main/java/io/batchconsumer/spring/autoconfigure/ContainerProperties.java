@@ -97,6 +97,9 @@ public class ContainerProperties {
 	@NestedConfigurationProperty
 	private final DeadLetterProperties deadLetter = new DeadLetterProperties();
 
+	@NestedConfigurationProperty
+	private final AsyncProperties async = new AsyncProperties();
+
 	/**
 	 * Creates the options of one level.
 	 * @param withDefaults whether every option starts at its default (the global level) or unset
@@ -313,6 +316,14 @@ public class ContainerProperties {
 	 */
 	public DeadLetterProperties getDeadLetter() {
 		return this.deadLetter;
+	}
+
+	/**
+	 * Returns the {@code async.*} options.
+	 * @return the options of the group, never {@code null}
+	 */
+	public AsyncProperties getAsync() {
+		return this.async;
 	}
 
 }

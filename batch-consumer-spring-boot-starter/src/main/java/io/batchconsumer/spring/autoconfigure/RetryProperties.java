@@ -1,6 +1,8 @@
 package io.batchconsumer.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The {@code retry.*} options of {@link ContainerProperties}, at both levels
@@ -42,6 +44,12 @@ public class RetryProperties {
 	 * the last one repeats. Empty: exponential from 'backoff'.
 	 */
 	private String levels;
+
+	/**
+	 * Exception classes (fully qualified names) that are never retried: a message failed by one of
+	 * them, by a subclass, or by an exception caused by one, goes to the dead letter at once.
+	 */
+	private List<String> notRetryable = new ArrayList<>();
 
 	/**
 	 * Returns how many times a message is delivered before it is dead-lettered ({@code retry.max-attempts}).
@@ -137,6 +145,22 @@ public class RetryProperties {
 	 */
 	public void setLevels(String levels) {
 		this.levels = levels;
+	}
+
+	/**
+	 * Returns the exception classes that are never retried ({@code retry.not-retryable}).
+	 * @return the class names, empty when not set
+	 */
+	public List<String> getNotRetryable() {
+		return this.notRetryable;
+	}
+
+	/**
+	 * Sets the exception classes that are never retried ({@code retry.not-retryable}).
+	 * @param notRetryable the class names
+	 */
+	public void setNotRetryable(List<String> notRetryable) {
+		this.notRetryable = notRetryable;
 	}
 
 }

@@ -5,12 +5,17 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.util.ReflectionUtils;
 
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SliceListener;
 
 /**
@@ -74,6 +79,28 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 		return this.listenerMethod.isBatch() ? onBatch(slice) : onEach(slice);
 	}
 
+	/**
+	 * Creates the listener of a method: this adapter, or for a method that returns a
+	 * {@code CompletionStage} an {@link io.batchconsumer.core.AsyncSliceListener} around it.
+	 * @param bean the bean to invoke the method on (possibly a proxy)
+	 * @param listenerMethod the inspected method
+	 * @param converter reads the payloads
+	 * @param interceptor surrounds each call of a synchronous single-message method
+	 * @param ordering the container's ordering, which an asynchronous single-message method's calls
+	 *        of one slice keep: calls of one key (all calls, in {@code partition} order) start one after
+	 *        the other, each when the one before completed
+	 * @return the listener
+	 */
+	public static SliceListener forMethod(Object bean, ListenerMethod listenerMethod, PayloadConverter converter,
+			MessageCallInterceptor interceptor, Ordering ordering) {
+		BatchListenerMethodAdapter adapter = new BatchListenerMethodAdapter(bean, listenerMethod, converter, interceptor);
+		return listenerMethod.isAsync() ? new AsyncMethodListener(adapter, ordering) : adapter;
+	}
+
+	ListenerMethod listenerMethod() {
+		return this.listenerMethod;
+	}
+
 	private BatchResult onBatch(List<Message<byte[]>> slice) {
 		Conversion conversion = convert(slice);
 		BatchResult result;
@@ -81,13 +108,77 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 			result = invokeWithList(conversion.converted);
 		}
 		catch (Exception ex) {
-			// The listener failed the messages it was given; those that did not convert keep their
-			// own cause, so a dead letter says why each message failed.
-			result = BatchResult.failed(conversion.converted, ex);
+			return merged(conversion, null, ex);
 		}
+		return merged(conversion, result, null);
+	}
+
+	/**
+	 * Starts an asynchronous list method on a slice.
+	 * @param slice the messages
+	 * @return its outcome, merged with the messages whose payload did not convert
+	 */
+	CompletionStage<BatchResult> startBatch(List<Message<byte[]>> slice) {
+		Conversion conversion = convert(slice);
+		CompletionStage<?> stage;
+		try {
+			stage = conversion.converted.isEmpty() ? null
+					: start(this.listenerMethod.takesMessages() ? conversion.converted
+							: conversion.converted.stream().map(Message::payload).toList());
+		}
+		catch (Exception ex) {
+			stage = CompletableFuture.failedFuture(ex);
+		}
+		if (stage == null) {
+			return CompletableFuture.completedFuture(merged(conversion, null, null));
+		}
+		return stage.handle((result, error) -> merged(conversion, (BatchResult) result, error));
+	}
+
+	/**
+	 * Starts an asynchronous single-message method on a message.
+	 * @param message the message
+	 * @return its outcome: a stage of the method's result, failed when its payload did not convert or
+	 *         the method threw
+	 */
+	CompletionStage<BatchResult> startOne(Message<byte[]> message) {
+		try {
+			Object payload;
+			try {
+				payload = this.converter.read(message.payload(), this.listenerMethod.payloadType());
+			}
+			catch (RuntimeException ex) {
+				throw new PayloadConversionException(message, this.listenerMethod.payloadType(), ex);
+			}
+			CompletionStage<?> stage = start(this.listenerMethod.takesMessages() ? message.withPayload(payload) : payload);
+			return (stage != null) ? stage.thenApply((result) -> (BatchResult) result)
+					: CompletableFuture.completedFuture(null);
+		}
+		catch (Exception ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private CompletionStage<?> start(Object argument) throws Exception {
+		return (CompletionStage<?>) invokeMethod(argument);
+	}
+
+	/**
+	 * A list call's outcome with the messages whose payload did not convert: the listener failed the
+	 * messages it was given (all of them when it threw), and those that did not convert keep their own
+	 * cause, so a dead letter says why each message failed.
+	 */
+	private BatchResult merged(Conversion conversion, BatchResult returned, Throwable error) {
+		BatchResult result = (error != null) ? BatchResult.failed(conversion.converted, unwrapped(error))
+				: (returned != null) ? returned : BatchResult.success();
 		result = result.resolvedAgainst(conversion.converted);
 		for (Message<Object> message : result.failedOf(conversion.converted)) {
-			conversion.failed.fail(message, result.causeOf(message));
+			if (result.isRetryable(message)) {
+				conversion.failed.fail(message, result.causeOf(message));
+			}
+			else {
+				conversion.failed.failWithoutRetry(message, result.causeOf(message));
+			}
 		}
 		return conversion.failed.build();
 	}
@@ -127,7 +218,12 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 			try {
 				BatchResult result = this.interceptor.intercept(message, () -> invokeWith(message));
 				if (result != null && !result.isSuccess()) {
-					failed.fail(message, result.cause());
+					if (result.resolvedAgainst(List.of(message)).isRetryable(message)) {
+						failed.fail(message, result.cause());
+					}
+					else {
+						failed.failWithoutRetry(message, result.cause());
+					}
 				}
 			}
 			catch (Exception ex) {
@@ -150,8 +246,12 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 	}
 
 	private BatchResult invoke(Object argument) throws Exception {
+		return (BatchResult) invokeMethod(argument);
+	}
+
+	private Object invokeMethod(Object argument) throws Exception {
 		try {
-			return (BatchResult) this.invocable.invoke(this.bean, argument);
+			return this.invocable.invoke(this.bean, argument);
 		}
 		catch (InvocationTargetException ex) {
 			Throwable target = ex.getTargetException();
@@ -160,6 +260,15 @@ public final class BatchListenerMethodAdapter implements SliceListener {
 			}
 			throw (Error) target;
 		}
+	}
+
+	/** The cause a failed stage completed with, without the wrappers dependent stages add. */
+	static Throwable unwrapped(Throwable error) {
+		Throwable cause = error;
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
 	}
 
 	/** The outcome of converting a slice: messages to deliver and messages that already failed. */

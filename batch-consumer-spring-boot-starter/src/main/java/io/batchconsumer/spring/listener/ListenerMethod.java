@@ -3,6 +3,7 @@ package io.batchconsumer.spring.listener;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 
 import org.springframework.core.GenericTypeResolver;
 import org.springframework.core.ResolvableType;
@@ -17,13 +18,15 @@ import io.batchconsumer.core.Message;
  * @param method the method
  * @param shape what the single parameter is
  * @param payloadType the payload type {@code T} to convert each message to
- * @param returnsResult whether the method returns a {@link BatchResult} (otherwise {@code void})
+ * @param returnsResult whether the method returns a {@link BatchResult}, or a stage of one (otherwise
+ *        {@code void} or a stage of {@code Void})
  */
 public record ListenerMethod(Method method, Shape shape, Type payloadType, boolean returnsResult) {
 
 	/** The shapes a listener method may have, as start-up errors list them. */
-	public static final String ALLOWED_SHAPES = "(T), (List<T>), (Message<T>) or (List<Message<T>>), returning void "
-			+ "or BatchResult, where T is String, byte[] or a type read from JSON";
+	public static final String ALLOWED_SHAPES = "(T), (List<T>), (Message<T>) or (List<Message<T>>), returning void, "
+			+ "BatchResult, CompletionStage<Void> or CompletionStage<BatchResult>, where T is String, byte[] or a type "
+			+ "read from JSON";
 
 	/**
 	 * Inspects a method.
@@ -35,7 +38,16 @@ public record ListenerMethod(Method method, Shape shape, Type payloadType, boole
 	public static ListenerMethod inspect(Method method, Class<?> beanClass) {
 		Class<?> returnType = method.getReturnType();
 		boolean returnsResult = BatchResult.class.equals(returnType);
-		if (method.getParameterCount() != 1 || !(returnsResult || void.class.equals(returnType))) {
+		boolean async = CompletionStage.class.isAssignableFrom(returnType);
+		if (async) {
+			Class<?> value = ResolvableType.forMethodReturnType(method, beanClass).as(CompletionStage.class)
+				.getGeneric(0).resolve();
+			returnsResult = BatchResult.class.equals(value);
+			if (!returnsResult && !Void.class.equals(value)) {
+				throw unsupported(method);
+			}
+		}
+		if (method.getParameterCount() != 1 || !(async || returnsResult || void.class.equals(returnType))) {
 			throw unsupported(method);
 		}
 		ResolvableType parameter = ResolvableType.forMethodParameter(method, 0, beanClass);
@@ -65,6 +77,15 @@ public record ListenerMethod(Method method, Shape shape, Type payloadType, boole
 	 */
 	public boolean isBatch() {
 		return this.shape == Shape.PAYLOAD_LIST || this.shape == Shape.MESSAGE_LIST;
+	}
+
+	/**
+	 * Whether the method returns a {@link CompletionStage} (of {@code Void} or of {@link BatchResult}):
+	 * it starts the work, which completes later on any thread.
+	 * @return {@code true} for an asynchronous method
+	 */
+	public boolean isAsync() {
+		return CompletionStage.class.isAssignableFrom(this.method.getReturnType());
 	}
 
 	/**

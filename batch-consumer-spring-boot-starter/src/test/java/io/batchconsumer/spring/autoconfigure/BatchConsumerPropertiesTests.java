@@ -3,7 +3,6 @@ package io.batchconsumer.spring.autoconfigure;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -74,6 +73,15 @@ class BatchConsumerPropertiesTests {
 		assertFailsWith("batch-consumer.flow-control.max-span must be between 1", "batch-consumer.flow-control.max-span=0");
 		assertFailsWith("batch-consumer.jdbc.queues-per-topic must be between 1 and 1024 but was 0",
 				"batch-consumer.jdbc.queues-per-topic=0");
+	}
+
+	@Test
+	void aNotRetryableClassThatIsNotFoundOrNotAnExceptionFailsNamingTheProperty() {
+		assertFailsWith("batch-consumer.retry.not-retryable must name exception classes but no class "
+				+ "com.example.Missing was found", "batch-consumer.retry.not-retryable=java.lang.IllegalStateException,"
+						+ "com.example.Missing");
+		assertFailsWith("batch-consumer.listeners.orders.retry.not-retryable must name exception classes but "
+				+ "java.lang.String is not a Throwable", "batch-consumer.listeners.orders.retry.not-retryable=java.lang.String");
 	}
 
 	@Test

@@ -386,7 +386,8 @@ class OptionSourcesTests {
 	private static boolean bindsToTheDefault(OptionDescriptor<?> option, Class<?> type, String text) {
 		String unquoted = text.startsWith("\"") ? text.substring(1, text.length() - 1) : text;
 		try {
-			Object bound = ApplicationConversionService.getSharedInstance().convert(unquoted, type);
+			Object bound = (List.class.isAssignableFrom(type) && text.equals("[]")) ? List.of()
+					: ApplicationConversionService.getSharedInstance().convert(unquoted, type);
 			return Objects.equals(option.convert(OptionTable.toEngine(bound)), option.defaultValue());
 		}
 		catch (RuntimeException ex) {
@@ -411,6 +412,9 @@ class OptionSourcesTests {
 		}
 		if (value instanceof Number || value instanceof Boolean) {
 			return String.valueOf(value);
+		}
+		if (value instanceof List<?> list && list.isEmpty()) {
+			return "[]";
 		}
 		return "\"" + value + "\"";
 	}

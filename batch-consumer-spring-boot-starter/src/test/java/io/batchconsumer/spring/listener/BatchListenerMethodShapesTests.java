@@ -11,12 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
-
 import tools.jackson.databind.json.JsonMapper;
 
 import io.batchconsumer.core.BatchProducer;
@@ -186,6 +184,11 @@ class BatchListenerMethodShapesTests {
 	@Test
 	void aMethodReturningSomethingElseFailsStartUpNamingTheMethod() {
 		assertBadShape(ReturnsString.class, "ReturnsString.onEvent(List<Event>)");
+	}
+
+	@Test
+	void aMethodReturningAStageOfSomethingElseFailsStartUpNamingTheMethod() {
+		assertBadShape(ReturnsStageOfString.class, "ReturnsStageOfString.onEvent(List<Event>)");
 	}
 
 	@Test
@@ -387,6 +390,16 @@ class BatchListenerMethodShapesTests {
 		@BatchListener(topics = "t")
 		String onEvent(List<Event> events) {
 			return "";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ReturnsStageOfString {
+
+		@BatchListener(topics = "t")
+		java.util.concurrent.CompletionStage<String> onEvent(List<Event> events) {
+			return java.util.concurrent.CompletableFuture.completedFuture("");
 		}
 
 	}

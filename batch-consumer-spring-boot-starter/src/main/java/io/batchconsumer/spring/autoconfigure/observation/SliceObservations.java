@@ -1,11 +1,13 @@
 package io.batchconsumer.spring.autoconfigure.observation;
 
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
+import io.batchconsumer.core.AsyncSliceListener;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Message;
@@ -44,6 +46,9 @@ final class SliceObservations implements SliceListenerDecorator {
 
 	@Override
 	public SliceListener decorate(ContainerOptions options, SliceListener listener) {
+		if (listener instanceof AsyncSliceListener async) {
+			return observedAsync(options, async);
+		}
 		return (slice) -> observe(options, slice, () -> listener.onSlice(slice),
 				(result) -> !result.failedOf(slice).isEmpty());
 	}
@@ -51,6 +56,57 @@ final class SliceObservations implements SliceListenerDecorator {
 	@Override
 	public MessageCallInterceptor decorateMessageCalls(ContainerOptions options) {
 		return (message, call) -> observe(options, List.of(message), call, (result) -> !result.isSuccess());
+	}
+
+	/**
+	 * An asynchronous listener's slices, each observed from the call that starts it until its stage
+	 * completes; in scope while the call runs.
+	 */
+	private AsyncSliceListener observedAsync(ContainerOptions options, AsyncSliceListener listener) {
+		return new AsyncSliceListener() {
+
+			@Override
+			public CompletionStage<BatchResult> onSliceAsync(List<Message<byte[]>> slice) throws Exception {
+				SliceObservationContext context = new SliceObservationContext(options.id(), options.group(),
+						SliceObservations.this.system, slice);
+				Observation observation = Observation.createNotStarted(SliceObservations.this.convention,
+						DefaultSliceObservationConvention.INSTANCE, () -> context, SliceObservations.this.registry);
+				observation.start();
+				CompletionStage<BatchResult> stage;
+				try (Observation.Scope scope = observation.openScope()) {
+					stage = listener.onSliceAsync(slice);
+				}
+				catch (Exception | Error ex) {
+					context.setOutcome("error");
+					observation.error(ex);
+					observation.stop();
+					throw ex;
+				}
+				if (stage == null) {
+					observation.stop();
+					return null;
+				}
+				return stage.whenComplete((result, error) -> {
+					if (error != null) {
+						context.setOutcome("error");
+						observation.error(error);
+					}
+					else if (result != null && !result.failedOf(slice).isEmpty()) {
+						context.setOutcome("failure");
+						if (result.cause() != null) {
+							observation.error(result.cause());
+						}
+					}
+					observation.stop();
+				});
+			}
+
+			@Override
+			public boolean handlesEachMessage() {
+				return listener.handlesEachMessage();
+			}
+
+		};
 	}
 
 	private BatchResult observe(ContainerOptions options, List<Message<byte[]>> messages,

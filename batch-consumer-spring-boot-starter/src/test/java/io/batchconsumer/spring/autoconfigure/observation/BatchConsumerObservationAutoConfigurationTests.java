@@ -1,14 +1,17 @@
 package io.batchconsumer.spring.autoconfigure.observation;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -51,6 +54,30 @@ class BatchConsumerObservationAutoConfigurationTests {
 			assertThat(observed.getLowCardinalityKeyValue("batch.consumer.outcome").getValue()).isEqualTo("success");
 			assertThat(observed.getHighCardinalityKeyValue("messaging.batch.message_count").getValue()).isEqualTo("1");
 		});
+	}
+
+	@Test
+	void anAsynchronousListenersSliceIsObservedUntilItsStageCompletes() {
+		this.runner.withUserConfiguration(RegistryConfiguration.class, AsyncListeners.class).run((context) -> {
+			context.getBean(BatchProducer.class).send("invoices", "one");
+			AsyncListeners listeners = context.getBean(AsyncListeners.class);
+			Recorder recorder = context.getBean(Recorder.class);
+			CompletableFuture<Void> stage = listeners.started.get(10, TimeUnit.SECONDS);
+			await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> recorder.stopped.stream()
+				.noneMatch((observed) -> isOf(observed, "invoices")));
+			stage.completeExceptionally(new IllegalStateException("declined"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> recorder.stopped.stream()
+				.anyMatch((observed) -> isOf(observed, "invoices")));
+			SliceObservationContext observed = recorder.stopped.stream()
+				.filter((candidate) -> isOf(candidate, "invoices")).findFirst().orElseThrow();
+			// the slice's stage completes with the message's failure: a failed slice, with its cause
+			assertThat(observed.getLowCardinalityKeyValue("batch.consumer.outcome").getValue()).isEqualTo("failure");
+			assertThat(observed.getError()).hasMessage("declined");
+		});
+	}
+
+	private static boolean isOf(SliceObservationContext context, String listener) {
+		return context.getLowCardinalityKeyValue("batch.consumer.listener").getValue().equals(listener);
 	}
 
 	@Test
@@ -130,6 +157,20 @@ class BatchConsumerObservationAutoConfigurationTests {
 				}
 
 			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class AsyncListeners {
+
+		final CompletableFuture<CompletableFuture<Void>> started = new CompletableFuture<>();
+
+		@BatchListener(id = "invoices", topics = "invoices", group = "invoices")
+		CompletionStage<Void> onInvoice(String payload) {
+			CompletableFuture<Void> stage = new CompletableFuture<>();
+			this.started.complete(stage);
+			return stage;
 		}
 
 	}
