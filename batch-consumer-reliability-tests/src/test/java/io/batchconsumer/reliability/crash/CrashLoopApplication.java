@@ -7,22 +7,15 @@ import java.util.List;
 import javax.sql.DataSource;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.Banner;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
 
-import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
-import io.batchconsumer.core.ContainerSnapshot;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.spring.annotation.BatchListener;
-import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**
  * The consumer that the crash-loop tests run in a process of its own and kill with SIGKILL: a
@@ -52,31 +45,7 @@ public class CrashLoopApplication {
 	 * @param args Spring Boot command-line properties
 	 */
 	public static void main(String[] args) {
-		SpringApplication application = new SpringApplication(CrashLoopApplication.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
-		application.setBannerMode(Banner.Mode.OFF);
-		application.setLogStartupInfo(false);
-		ConfigurableApplicationContext context = application.run(args);
-		BatchContainer container = context.getBean(BatchListenerContainerRegistry.class).getContainer(TOPIC);
-		System.out.println("READY");
-		System.out.flush();
-		Thread reporter = new Thread(() -> report(container), "crash-loop-stats");
-		reporter.setDaemon(true);
-		reporter.start();
-	}
-
-	private static void report(BatchContainer container) {
-		while (!Thread.currentThread().isInterrupted()) {
-			ContainerSnapshot stats = container.stats();
-			System.out.println("STATS " + stats.commitLag() + " " + stats.backlog() + " " + stats.messagesSucceeded());
-			System.out.flush();
-			try {
-				Thread.sleep(50); // reporting pace, not synchronisation
-			}
-			catch (InterruptedException ex) {
-				return;
-			}
-		}
+		CrashLoopMain.run(CrashLoopApplication.class, TOPIC, args);
 	}
 
 	/**

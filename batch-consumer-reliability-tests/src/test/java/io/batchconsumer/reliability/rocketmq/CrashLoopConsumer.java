@@ -6,20 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.Banner;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 
-import io.batchconsumer.core.BatchContainer;
-import io.batchconsumer.core.ContainerSnapshot;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.reliability.crash.CrashLoopMain;
 import io.batchconsumer.spring.annotation.BatchListener;
-import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 
 /**
  * The consumer that {@code RocketMqCrashLoopTests} runs in a JVM of its own and kills with SIGKILL:
@@ -45,31 +39,7 @@ public class CrashLoopConsumer {
 	 * @param args Spring Boot command-line properties
 	 */
 	public static void main(String[] args) {
-		SpringApplication application = new SpringApplication(CrashLoopConsumer.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
-		application.setBannerMode(Banner.Mode.OFF);
-		application.setLogStartupInfo(false);
-		ConfigurableApplicationContext context = application.run(args);
-		BatchContainer container = context.getBean(BatchListenerContainerRegistry.class).getContainer(TOPIC);
-		System.out.println("READY");
-		System.out.flush();
-		Thread reporter = new Thread(() -> report(container), "crash-loop-stats");
-		reporter.setDaemon(true);
-		reporter.start();
-	}
-
-	private static void report(BatchContainer container) {
-		while (!Thread.currentThread().isInterrupted()) {
-			ContainerSnapshot stats = container.stats();
-			System.out.println("STATS " + stats.commitLag() + " " + stats.backlog() + " " + stats.messagesSucceeded());
-			System.out.flush();
-			try {
-				Thread.sleep(50); // reporting pace, not synchronisation
-			}
-			catch (InterruptedException ex) {
-				return;
-			}
-		}
+		CrashLoopMain.run(CrashLoopConsumer.class, TOPIC, args);
 	}
 
 	/** Appends what it processed to this life's file before returning. */
