@@ -48,13 +48,18 @@ import io.batchconsumer.core.options.OptionDescriptor;
  * @param retryBlockingLimit a retry whose back-off is longer goes to the retry queue, when the
  *        transport has one, instead of waiting on its worker
  * @param retryLevels back-offs by retry, comma-separated ({@code 1s,5s,10s}); empty for exponential
+ * @param consumerBatchMinSize the least messages a batch waits for, up to {@code consumerBatchMaxWait}
+ * @param consumerBatchMaxWait the longest a batch waits for {@code consumerBatchMinSize} messages
+ * @param consumerBatchMaxBytes the most bytes of messages in a listener call; 0 for no bound
+ * @param rateLimit the most messages per second handed to the listener; 0 for no limit
  */
 public record ContainerOptions(String id, List<String> topics, String group, ConsumptionMode mode, int threadSize,
 		int consumerBatchSize, int pullBatchSize, Duration pullInterval, Ordering ordering, int pullThresholdForQueue,
 		long pullThresholdSizeForQueue, int maxSpan, int pullThresholdForContainer, long pullThresholdSizeForContainer,
 		Duration suspend, Duration commitInterval, int retryMaxAttempts, Duration retryBackoff, double retryMultiplier,
 		Duration retryMaxBackoff, boolean deadLetterEnabled, Duration shutdownTimeout, Duration pollTimeout,
-		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels) {
+		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels, int consumerBatchMinSize,
+		Duration consumerBatchMaxWait, long consumerBatchMaxBytes, int rateLimit) {
 
 	/**
 	 * Starts a builder with every default.
@@ -206,8 +211,16 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 
 		public Builder retryLevels(String levels) { return set(OptionDescriptor.RETRY_LEVELS, levels); }
 
+		public Builder consumerBatchMinSize(int size) { return set(OptionDescriptor.CONSUMER_BATCH_MIN_SIZE, size); }
+
+		public Builder consumerBatchMaxWait(Duration wait) { return set(OptionDescriptor.CONSUMER_BATCH_MAX_WAIT, wait); }
+
+		public Builder consumerBatchMaxBytes(long bytes) { return set(OptionDescriptor.CONSUMER_BATCH_MAX_BYTES, bytes); }
+
+		public Builder rateLimit(int perSecond) { return set(OptionDescriptor.RATE_LIMIT, perSecond); }
+
 		/**
-		 * Validates every option against its bounds, then the one rule between two options, and
+		 * Validates every option against its bounds, then the rules between options, and
 		 * builds.
 		 * @return the options
 		 * @throws InvalidOptionException naming the first bad option and its allowed range
@@ -220,6 +233,7 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 				throw OptionDescriptor.RETRY_MAX_BACKOFF.invalid("(" + maxBackoff
 						+ ") must not be less than retry.backoff (" + backoff + ")", OptionDescriptor.RETRY_BACKOFF);
 			}
+			BatchFillRules.check(this::get);
 			return new ContainerOptions(get(OptionDescriptor.ID), get(OptionDescriptor.TOPICS),
 					get(OptionDescriptor.GROUP), get(OptionDescriptor.MODE), get(OptionDescriptor.THREAD_SIZE),
 					get(OptionDescriptor.CONSUMER_BATCH_SIZE), get(OptionDescriptor.PULL_BATCH_SIZE),
@@ -232,7 +246,9 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 					get(OptionDescriptor.RETRY_MULTIPLIER), get(OptionDescriptor.RETRY_MAX_BACKOFF),
 					get(OptionDescriptor.DEAD_LETTER_ENABLED), get(OptionDescriptor.SHUTDOWN_TIMEOUT),
 					get(OptionDescriptor.POLL_TIMEOUT), get(OptionDescriptor.TAGS), get(OptionDescriptor.DELAY),
-					get(OptionDescriptor.RETRY_BLOCKING_LIMIT), get(OptionDescriptor.RETRY_LEVELS));
+					get(OptionDescriptor.RETRY_BLOCKING_LIMIT), get(OptionDescriptor.RETRY_LEVELS),
+					get(OptionDescriptor.CONSUMER_BATCH_MIN_SIZE), get(OptionDescriptor.CONSUMER_BATCH_MAX_WAIT),
+					get(OptionDescriptor.CONSUMER_BATCH_MAX_BYTES), get(OptionDescriptor.RATE_LIMIT));
 		}
 
 	}

@@ -45,16 +45,33 @@ import io.batchconsumer.core.spi.RetryQueue;
  * @param messagesCompletedBefore messages finished before their delivery and not handed to the
  *        listener: exactly-once processing found their completion marks (not counted in
  *        {@code messagesSucceeded})
+ * @param rateLimitHolds times new batches started being held back by the listener's {@code rate-limit}
+ *        (the messages waited in the buffer, holding no thread)
  */
 public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 		long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 		long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
 		@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
-		long batchesWhole, long messagesCompletedBefore) {
+		long batchesWhole, long messagesCompletedBefore, long rateLimitHolds) {
 
 	public ContainerSnapshot {
 		partitions = List.copyOf(partitions);
+	}
+
+	/**
+	 * A snapshot of a container that was never held back by a rate limit ({@code rateLimitHolds} 0).
+	 */
+	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
+			@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
+			long batchesWhole, long messagesCompletedBefore) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
+				messagesQueuedForRetry, batchesOpened, batchesWhole, messagesCompletedBefore, 0);
 	}
 
 	/**

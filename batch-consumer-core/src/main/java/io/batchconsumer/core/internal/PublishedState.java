@@ -122,7 +122,8 @@ final class PublishedState {
 				this.counters.deadLettered.sum(), this.counters.skipped.sum(), this.counters.commitsSucceeded.sum(),
 				this.counters.commitsFailed.sum(), last.lastCommitProgressMillis(), this.sourceError,
 				last.snapshotMillis(), this.fatalError, this.counters.filtered.sum(), this.counters.queuedForRetry.sum(),
-				this.counters.batchesCut.sum() + whole, whole, this.counters.completedBefore.sum());
+				this.counters.batchesCut.sum() + whole, whole, this.counters.completedBefore.sum(),
+				this.counters.heldByRateLimit.sum());
 	}
 
 	private ContainerSnapshot build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {
