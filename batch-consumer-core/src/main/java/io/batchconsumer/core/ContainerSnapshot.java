@@ -60,21 +60,6 @@ public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionS
 	}
 
 	/**
-	 * A snapshot of a container that was never held back by a rate limit ({@code rateLimitHolds} 0).
-	 */
-	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
-			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
-			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
-			long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
-			@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
-			long batchesWhole, long messagesCompletedBefore) {
-		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
-				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
-				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
-				messagesQueuedForRetry, batchesOpened, batchesWhole, messagesCompletedBefore, 0);
-	}
-
-	/**
 	 * Messages fetched and not finished, over every partition.
 	 * @return the backlog
 	 */

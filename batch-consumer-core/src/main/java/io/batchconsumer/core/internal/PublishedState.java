@@ -138,7 +138,7 @@ final class PublishedState {
 					ends.getOrDefault(p.partition, -1L), p.flow().reason(), p.batchStats(nowNanos)));
 		}
 		return new ContainerSnapshot(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0);
+				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0, 0);
 	}
 
 }
