@@ -53,6 +53,10 @@ import io.batchconsumer.core.options.OptionDescriptor;
  *        the exceptions they caused neither): a message they fail goes to the dead letter at once
  * @param asyncTimeout how long an asynchronous listener's stage may take to complete before its
  *        messages fail
+ * @param consumerBatchMinSize the least messages a batch waits for, up to {@code consumerBatchMaxWait}
+ * @param consumerBatchMaxWait the longest a batch waits for {@code consumerBatchMinSize} messages
+ * @param consumerBatchMaxBytes the most bytes of messages in a listener call; 0 for no bound
+ * @param rateLimit the most messages per second handed to the listener; 0 for no limit
  */
 public record ContainerOptions(String id, List<String> topics, String group, ConsumptionMode mode, int threadSize,
 		int consumerBatchSize, int pullBatchSize, Duration pullInterval, Ordering ordering, int pullThresholdForQueue,
@@ -60,7 +64,8 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 		Duration suspend, Duration commitInterval, int retryMaxAttempts, Duration retryBackoff, double retryMultiplier,
 		Duration retryMaxBackoff, boolean deadLetterEnabled, Duration shutdownTimeout, Duration pollTimeout,
 		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels,
-		List<String> retryNotRetryable, Duration asyncTimeout) {
+		List<String> retryNotRetryable, Duration asyncTimeout, int consumerBatchMinSize,
+		Duration consumerBatchMaxWait, long consumerBatchMaxBytes, int rateLimit) {
 
 	/**
 	 * Starts a builder with every default.
@@ -230,8 +235,16 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 			return retryNotRetryable(java.util.Arrays.stream(types).map(Class::getName).toList());
 		}
 
+		public Builder consumerBatchMinSize(int size) { return set(OptionDescriptor.CONSUMER_BATCH_MIN_SIZE, size); }
+
+		public Builder consumerBatchMaxWait(Duration wait) { return set(OptionDescriptor.CONSUMER_BATCH_MAX_WAIT, wait); }
+
+		public Builder consumerBatchMaxBytes(long bytes) { return set(OptionDescriptor.CONSUMER_BATCH_MAX_BYTES, bytes); }
+
+		public Builder rateLimit(int perSecond) { return set(OptionDescriptor.RATE_LIMIT, perSecond); }
+
 		/**
-		 * Validates every option against its bounds, then the one rule between two options, and
+		 * Validates every option against its bounds, then the rules between options, and
 		 * builds.
 		 * @return the options
 		 * @throws InvalidOptionException naming the first bad option and its allowed range
@@ -244,6 +257,7 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 				throw OptionDescriptor.RETRY_MAX_BACKOFF.invalid("(" + maxBackoff
 						+ ") must not be less than retry.backoff (" + backoff + ")", OptionDescriptor.RETRY_BACKOFF);
 			}
+			BatchFillRules.check(this::get);
 			return new ContainerOptions(get(OptionDescriptor.ID), get(OptionDescriptor.TOPICS),
 					get(OptionDescriptor.GROUP), get(OptionDescriptor.MODE), get(OptionDescriptor.THREAD_SIZE),
 					get(OptionDescriptor.CONSUMER_BATCH_SIZE), get(OptionDescriptor.PULL_BATCH_SIZE),
@@ -257,7 +271,9 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 					get(OptionDescriptor.DEAD_LETTER_ENABLED), get(OptionDescriptor.SHUTDOWN_TIMEOUT),
 					get(OptionDescriptor.POLL_TIMEOUT), get(OptionDescriptor.TAGS), get(OptionDescriptor.DELAY),
 					get(OptionDescriptor.RETRY_BLOCKING_LIMIT), get(OptionDescriptor.RETRY_LEVELS),
-					notRetryable(get(OptionDescriptor.RETRY_NOT_RETRYABLE)), get(OptionDescriptor.ASYNC_TIMEOUT));
+					notRetryable(get(OptionDescriptor.RETRY_NOT_RETRYABLE)), get(OptionDescriptor.ASYNC_TIMEOUT),
+					get(OptionDescriptor.CONSUMER_BATCH_MIN_SIZE), get(OptionDescriptor.CONSUMER_BATCH_MAX_WAIT),
+					get(OptionDescriptor.CONSUMER_BATCH_MAX_BYTES), get(OptionDescriptor.RATE_LIMIT));
 		}
 
 		/** An unset list (a property bound empty reads as unset) is the empty list. */

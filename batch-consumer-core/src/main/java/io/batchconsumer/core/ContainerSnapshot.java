@@ -45,13 +45,15 @@ import io.batchconsumer.core.spi.RetryQueue;
  * @param messagesCompletedBefore messages finished before their delivery and not handed to the
  *        listener: exactly-once processing found their completion marks (not counted in
  *        {@code messagesSucceeded})
+ * @param rateLimitHolds times new batches started being held back by the listener's {@code rate-limit}
+ *        (the messages waited in the buffer, holding no thread)
  */
 public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 		long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 		long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
 		@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
-		long batchesWhole, long messagesCompletedBefore) {
+		long batchesWhole, long messagesCompletedBefore, long rateLimitHolds) {
 
 	public ContainerSnapshot {
 		partitions = List.copyOf(partitions);

@@ -43,6 +43,9 @@ final class Counters {
 	/** {@code key} batches handed out whole, not cut by key, because the owner thread was the bound. */
 	final LongAdder batchesWhole = new LongAdder();
 
+	/** Times new batches started being held back by the rate limit ({@link RateBudget}). */
+	final LongAdder heldByRateLimit = new LongAdder();
+
 	final LongAdder commitsSucceeded = new LongAdder();
 
 	final LongAdder commitsFailed = new LongAdder();

@@ -51,6 +51,9 @@ final class PartitionState {
 
 	private final FlowPause flow = new FlowPause();
 
+	/** Since when its buffered messages wait for a batch to fill, -1 when none wait ({@link BatchFill}). */
+	long fillSinceNanos = -1;
+
 	/** An operator's pause and what the source was told. */
 	final PartitionPauses pauses = new PartitionPauses();
 

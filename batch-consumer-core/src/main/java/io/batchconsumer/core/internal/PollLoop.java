@@ -226,11 +226,12 @@ final class PollLoop implements Runnable {
 
 	/**
 	 * How long the loop may block: until a commit falls due (only when one is pending) or a paused
-	 * partition is to be looked at again or a delayed head falls due. Completions wake it earlier
+	 * partition is to be looked at again or held-back messages fall due (a delayed head, a batch's
+	 * wait to fill, the rate limit's tokens). Completions wake it earlier
 	 * through the mailbox.
 	 */
 	private long nanosUntilSomethingIsDue(long now) {
-		long due = Math.min(this.commits.nanosUntilDue(this.partitions.all(), now), this.dispatcher.nanosUntilHeadDue());
+		long due = Math.min(this.commits.nanosUntilDue(this.partitions.all(), now), this.dispatcher.nanosUntilHeldBackIsDue(now));
 		for (PartitionState partition : this.partitions.all()) {
 			if (partition.flow().isPaused()) {
 				due = Math.min(due, this.flow.nanosUntilRecheck(partition, now));

@@ -122,7 +122,8 @@ final class PublishedState {
 				this.counters.deadLettered.sum(), this.counters.skipped.sum(), this.counters.commitsSucceeded.sum(),
 				this.counters.commitsFailed.sum(), last.lastCommitProgressMillis(), this.sourceError,
 				last.snapshotMillis(), this.fatalError, this.counters.filtered.sum(), this.counters.queuedForRetry.sum(),
-				this.counters.batchesCut.sum() + whole, whole, this.counters.completedBefore.sum());
+				this.counters.batchesCut.sum() + whole, whole, this.counters.completedBefore.sum(),
+				this.counters.heldByRateLimit.sum());
 	}
 
 	private ContainerSnapshot build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {
@@ -137,7 +138,7 @@ final class PublishedState {
 					ends.getOrDefault(p.partition, -1L), p.flow().reason(), p.batchStats(nowNanos)));
 		}
 		return new ContainerSnapshot(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0);
+				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0, 0);
 	}
 
 }

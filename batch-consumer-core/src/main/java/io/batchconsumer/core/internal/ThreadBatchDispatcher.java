@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import io.batchconsumer.core.BatchSnapshot;
 import io.batchconsumer.core.ContainerOptions;
@@ -48,6 +49,11 @@ import io.batchconsumer.core.Ordering;
  * the owner thread's turn (at zero work that hand-off was the cost, not the records). A pause, a
  * revoke or the stop takes back the slices not started ({@link #withdrawQueued}): only started slices
  * run on, as with one slice per worker; a user-paused partition's slices wait in the ready queue.
+ *
+ * <p>A partition may wait for its batch to fill ({@link BatchFill}); a slice may be bounded by bytes
+ * ({@link SliceBytes}; slices do not grow then, so a list listener gets each in one call); new batches
+ * take no more messages than the rate limit leaves ({@link RateBudget}). Each of these holds messages
+ * back in the buffer, never on a worker.
  *
  * <p>A slice that comes back unfinished while its epoch is current (a {@code Throwable} escaped
  * its processing, see {@link SliceTask}) is run again first, still holding its keys.
@@ -91,6 +97,10 @@ final class ThreadBatchDispatcher {
 
 	private final Counters counters;
 
+	private final BatchFill fill;
+
+	private final RateBudget rate;
+
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
 			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate, Counters counters) {
 		this.counters = counters;
@@ -99,6 +109,8 @@ final class ThreadBatchDispatcher {
 		this.keyless = new KeylessWarning(options.id());
 		this.sizing = new SliceSizing(runner.listener());
 		this.options = options;
+		this.fill = new BatchFill(options);
+		this.rate = new RateBudget(options.rateLimit(), counters.heldByRateLimit);
 		this.partitions = partitions;
 		this.ready = new ReadySlices(partitions);
 		this.runner = runner;
@@ -109,6 +121,8 @@ final class ThreadBatchDispatcher {
 	/** Takes tuned options: the next batches are formed with them. */
 	void retune(ContainerOptions tuned) {
 		this.options = tuned;
+		this.fill.retune(tuned);
+		this.rate.retune(tuned.rateLimit());
 	}
 
 	/**
@@ -178,6 +192,7 @@ final class ThreadBatchDispatcher {
 			submit(next);
 			idle--;
 		}
+		this.fill.track(this.partitions.all(), nowNanos);
 		for (Slice slice : formBatches(this.partitions.all(), idle, nowNanos)) {
 			if (busy() < limit) {
 				submit(slice);
@@ -299,18 +314,18 @@ final class ThreadBatchDispatcher {
 		}
 		int waiting = 0;
 		for (PartitionState partition : partitions) {
-			if (canDispatch(partition)) {
+			if (canDispatch(partition, nowNanos)) {
 				waiting++;
 			}
 		}
-		if (waiting == 0) {
+		if (waiting == 0 || this.rate.shouldHold(this.options.consumerBatchSize(), nowNanos)) {
 			return runnable;
 		}
 		int share = Math.max(1, (idle + waiting - 1) / waiting);
 		int start = Math.floorMod(this.turn++, size);
-		for (int i = 0; i < size && idle > 0; i++) {
+		for (int i = 0; i < size && idle > 0 && this.rate.remaining() > 0; i++) {
 			PartitionState partition = partitions.get((start + i) % size);
-			if (canDispatch(partition)) {
+			if (canDispatch(partition, nowNanos)) {
 				int started = openBatch(partition, Math.min(idle, share), nowNanos, runnable);
 				idle -= started;
 			}
@@ -318,8 +333,9 @@ final class ThreadBatchDispatcher {
 		return runnable;
 	}
 
-	private boolean canDispatch(PartitionState partition) {
-		if (!partition.isDispatchable() || !this.dueGate.isDue(partition.head())) {
+	private boolean canDispatch(PartitionState partition, long nowNanos) {
+		if (!partition.isDispatchable() || !this.dueGate.isDue(partition.head())
+				|| this.fill.shouldWait(partition, this.dueGate::isDue, nowNanos)) {
 			return false;
 		}
 		// One slice at a time per partition: the next batch waits until the open one is finished.
@@ -332,11 +348,22 @@ final class ThreadBatchDispatcher {
 	}
 
 	/**
+	 * How long until messages held back become due: a delayed head, the end of a batch's wait to fill,
+	 * or the tokens the rate limit waits for.
+	 * @param nowNanos the time
+	 * @return nanoseconds, {@code Long.MAX_VALUE} when nothing is held back
+	 */
+	long nanosUntilHeldBackIsDue(long nowNanos) {
+		long until = Math.min(nanosUntilHeadDue(), this.fill.nanosUntilWaitEnds(this.partitions.all(), nowNanos));
+		return Math.min(until, this.rate.nanosUntilTokens(this.options.consumerBatchSize(), nowNanos));
+	}
+
+	/**
 	 * Opens batches on a partition until one has a message to deliver: a run whose every message
 	 * is filtered is opened and finished at once, so the watermark passes it without a worker.
 	 */
 	private int openBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
-		while (canDispatch(partition)) {
+		while (canDispatch(partition, nowNanos) && this.rate.remaining() > 0) {
 			int started = openOneBatch(partition, workers, nowNanos, runnable);
 			if (started >= 0) {
 				return started;
@@ -348,14 +375,21 @@ final class ThreadBatchDispatcher {
 	/** Opens one batch; returns the slices started, or -1 when the whole run was filtered. */
 	private int openOneBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
 		int batchSize = this.options.consumerBatchSize();
-		int sliceSize = this.sizing.maxSliceSize(this.options);
+		long maxBytes = this.options.consumerBatchMaxBytes();
+		int sliceSize = (maxBytes > 0) ? batchSize : this.sizing.maxSliceSize(this.options);
 		int most = (this.options.ordering() == Ordering.PARTITION) ? 1 : Math.min(workers, this.options.threadSize());
 		// Counts no further than the batch can take: a scan per batch as long as the run it takes.
-		int buffered = partition.leading(most * sliceSize, this.dueGate::isDue);
+		int limit = (int) Math.min((long) most * sliceSize, this.rate.remaining());
+		Predicate<Message<byte[]>> takes = this.dueGate::isDue;
+		int buffered = partition.leading(limit,
+				(maxBytes > 0) ? takes.and(SliceBytes.packing(most, sliceSize, maxBytes)) : takes);
 		// While the owner is the bound, a key batch is one run of consecutive messages, not cut.
-		boolean whole = weighsOwner() && this.sizing.ownerBound();
+		boolean whole = maxBytes <= 0 && weighsOwner() && this.sizing.ownerBound();
 		int n = whole ? 1 : Math.min(most, SliceSplitter.ceilDiv(buffered, batchSize));
+		// Fewer, fuller slices rather than slices under the minimum the batch waited for.
+		n = Math.min(n, Math.max(1, buffered / this.options.consumerBatchMinSize()));
 		List<Message<byte[]>> taken = partition.take(Math.min(buffered, (whole ? most : n) * sliceSize));
+		this.fill.taken(partition);
 		long first = taken.get(0).offset();
 		long last = taken.get(taken.size() - 1).offset();
 		List<Message<byte[]>> run = this.selector.select(taken);
@@ -366,12 +400,17 @@ final class ThreadBatchDispatcher {
 			partition.passFiltered(first, last, nowNanos);
 			return -1;
 		}
+		this.rate.spend(run.size());
 		if (this.options.ordering() == Ordering.KEY) {
 			this.keyless.check(run);
 		}
 		(whole ? this.counters.batchesWhole : this.counters.batchesCut).increment();
 		List<List<Message<byte[]>>> parts = (this.options.ordering() == Ordering.KEY && !whole)
-				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : SliceSplitter.consecutive(run, n);
+				? SliceSplitter.atMost(SliceSplitter.byKey(run, n), sliceSize) : this.fill.consecutive(run, n);
+		if (maxBytes > 0) {
+			parts = (this.options.ordering() == Ordering.KEY) ? SliceBytes.atMost(parts, maxBytes)
+					: SliceBytes.pack(run, sliceSize, maxBytes);
+		}
 		int started = 0;
 		// The batch covers the filtered messages too, so the watermark passes them.
 		for (Slice slice : partition.openBatch(first, last, parts, this.sizing.callSize(this.options), nowNanos)) {

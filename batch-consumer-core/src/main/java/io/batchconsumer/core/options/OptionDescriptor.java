@@ -186,12 +186,34 @@ public final class OptionDescriptor<T> {
 			"How long an asynchronous listener's CompletionStage may take to complete; one that takes longer "
 					+ "fails its messages, which are retried like any failure.");
 
+	public static final OptionDescriptor<Integer> CONSUMER_BATCH_MIN_SIZE = new OptionDescriptor<>(
+			"consumer-batch-min-size", Integer.class, 1, PROPERTIES, ContainerOptions::consumerBatchMinSize,
+			OptionBounds.between(1, 1_000_000), "How many messages a batch waits for at least, for at most "
+					+ "'consumer-batch-max-wait', holding no thread; 1 hands out what is there at once.");
+
+	public static final OptionDescriptor<Duration> CONSUMER_BATCH_MAX_WAIT = new OptionDescriptor<>(
+			"consumer-batch-max-wait", Duration.class, Duration.ZERO, PROPERTIES,
+			ContainerOptions::consumerBatchMaxWait, OptionBounds::notNegative, "How long a batch waits at most "
+					+ "for 'consumer-batch-min-size' messages (or 'consumer-batch-max-bytes'); 0 does not wait.");
+
+	/** A size in bytes, like {@link #PULL_THRESHOLD_SIZE_FOR_QUEUE}; 0 for no bound. */
+	public static final OptionDescriptor<Long> CONSUMER_BATCH_MAX_BYTES = new OptionDescriptor<>(
+			"consumer-batch-max-bytes", Long.class, 0L, PROPERTIES, ContainerOptions::consumerBatchMaxBytes,
+			OptionBounds.between(0, Long.MAX_VALUE), "How many bytes of messages a list listener gets per call "
+					+ "at most (a larger message comes alone); 0 for no bound.");
+
+	public static final OptionDescriptor<Integer> RATE_LIMIT = new OptionDescriptor<>("rate-limit", Integer.class, 0,
+			EVERY_LEVEL, ContainerOptions::rateLimit, OptionBounds.between(0, 1_000_000_000),
+			"How many messages per second the listener gets at most, over all its threads; 0 for no limit. "
+					+ "Messages held back wait in the buffer, holding no thread.");
+
 	private static final List<OptionDescriptor<?>> ALL = List.of(ID, TOPICS, GROUP, MODE, THREAD_SIZE,
 			CONSUMER_BATCH_SIZE, PULL_BATCH_SIZE, PULL_INTERVAL, ORDERING, PULL_THRESHOLD_FOR_QUEUE,
 			PULL_THRESHOLD_SIZE_FOR_QUEUE, MAX_SPAN, PULL_THRESHOLD_FOR_CONTAINER, PULL_THRESHOLD_SIZE_FOR_CONTAINER,
 			SUSPEND, COMMIT_INTERVAL, RETRY_MAX_ATTEMPTS, RETRY_BACKOFF, RETRY_MULTIPLIER, RETRY_MAX_BACKOFF,
 			DEAD_LETTER_ENABLED, SHUTDOWN_TIMEOUT, POLL_TIMEOUT, TAGS, DELAY, RETRY_BLOCKING_LIMIT, RETRY_LEVELS,
-			RETRY_NOT_RETRYABLE, ASYNC_TIMEOUT);
+			RETRY_NOT_RETRYABLE, ASYNC_TIMEOUT, CONSUMER_BATCH_MIN_SIZE, CONSUMER_BATCH_MAX_WAIT,
+			CONSUMER_BATCH_MAX_BYTES, RATE_LIMIT);
 
 	private final String key;
 

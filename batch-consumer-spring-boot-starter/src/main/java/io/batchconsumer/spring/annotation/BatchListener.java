@@ -85,6 +85,14 @@ public @interface BatchListener {
 	String consumerBatchSize() default "";
 
 	/**
+	 * How many messages per second the listener gets at most, over all its threads; 0 for no limit.
+	 * Messages held back wait in the buffer, holding no thread. Falls back to
+	 * {@code batch-consumer.listeners.<id>.rate-limit}, then {@code batch-consumer.rate-limit}.
+	 * @return the value, as text
+	 */
+	String rateLimit() default "";
+
+	/**
 	 * Which order is kept within a partition: 'unordered', 'key' (per message key) or 'partition'
 	 * (one slice at a time per partition). Falls back to
 	 * {@code batch-consumer.listeners.<id>.ordering}, then {@code batch-consumer.ordering}.

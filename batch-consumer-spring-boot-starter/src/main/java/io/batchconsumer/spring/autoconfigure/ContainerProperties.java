@@ -3,6 +3,7 @@ package io.batchconsumer.spring.autoconfigure;
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The options of a listener container as properties, one type for both levels: the global
@@ -45,6 +46,30 @@ public class ContainerProperties {
 	 * list listener then gets one in several calls).
 	 */
 	private Integer consumerBatchSize;
+
+	/**
+	 * How many messages a batch waits for at least, for at most 'consumer-batch-max-wait', holding no
+	 * thread; 1 hands out what is there at once.
+	 */
+	private Integer consumerBatchMinSize;
+
+	/**
+	 * How long a batch waits at most for 'consumer-batch-min-size' messages (or
+	 * 'consumer-batch-max-bytes'); 0 does not wait.
+	 */
+	private Duration consumerBatchMaxWait;
+
+	/**
+	 * How many bytes of messages a list listener gets per call at most (a larger message comes
+	 * alone); 0 for no bound.
+	 */
+	private DataSize consumerBatchMaxBytes;
+
+	/**
+	 * How many messages per second the listener gets at most, over all its threads; 0 for no limit.
+	 * Messages held back wait in the buffer, holding no thread.
+	 */
+	private Integer rateLimit;
 
 	/**
 	 * How many messages one pull fetches at most.
@@ -172,6 +197,70 @@ public class ContainerProperties {
 	 */
 	public void setConsumerBatchSize(Integer consumerBatchSize) {
 		this.consumerBatchSize = consumerBatchSize;
+	}
+
+	/**
+	 * Returns how many messages a batch waits for at least ({@code consumer-batch-min-size}).
+	 * @return the value, or {@code null} when not set
+	 */
+	public Integer getConsumerBatchMinSize() {
+		return this.consumerBatchMinSize;
+	}
+
+	/**
+	 * Sets how many messages a batch waits for at least ({@code consumer-batch-min-size}).
+	 * @param consumerBatchMinSize the value, or {@code null} for not set
+	 */
+	public void setConsumerBatchMinSize(Integer consumerBatchMinSize) {
+		this.consumerBatchMinSize = consumerBatchMinSize;
+	}
+
+	/**
+	 * Returns how long a batch waits at most to fill ({@code consumer-batch-max-wait}).
+	 * @return the value, or {@code null} when not set
+	 */
+	public Duration getConsumerBatchMaxWait() {
+		return this.consumerBatchMaxWait;
+	}
+
+	/**
+	 * Sets how long a batch waits at most to fill ({@code consumer-batch-max-wait}).
+	 * @param consumerBatchMaxWait the value, or {@code null} for not set
+	 */
+	public void setConsumerBatchMaxWait(Duration consumerBatchMaxWait) {
+		this.consumerBatchMaxWait = consumerBatchMaxWait;
+	}
+
+	/**
+	 * Returns how many bytes a list listener gets per call at most ({@code consumer-batch-max-bytes}).
+	 * @return the value, or {@code null} when not set
+	 */
+	public DataSize getConsumerBatchMaxBytes() {
+		return this.consumerBatchMaxBytes;
+	}
+
+	/**
+	 * Sets how many bytes a list listener gets per call at most ({@code consumer-batch-max-bytes}).
+	 * @param consumerBatchMaxBytes the value, or {@code null} for not set
+	 */
+	public void setConsumerBatchMaxBytes(DataSize consumerBatchMaxBytes) {
+		this.consumerBatchMaxBytes = consumerBatchMaxBytes;
+	}
+
+	/**
+	 * Returns how many messages per second the listener gets at most ({@code rate-limit}).
+	 * @return the value, or {@code null} when not set
+	 */
+	public Integer getRateLimit() {
+		return this.rateLimit;
+	}
+
+	/**
+	 * Sets how many messages per second the listener gets at most ({@code rate-limit}).
+	 * @param rateLimit the value, or {@code null} for not set
+	 */
+	public void setRateLimit(Integer rateLimit) {
+		this.rateLimit = rateLimit;
 	}
 
 	/**

@@ -108,10 +108,11 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 	 * @param batchesOpened thread batches handed to the workers
 	 * @param batchesWhole of them, {@code key} batches handed out whole because the owner thread was
 	 *        the bound
+	 * @param rateLimitHolds times new batches started being held back by the {@code rate-limit}
 	 */
 	public record Counters(long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
-			long commitsFailed, long batchesOpened, long batchesWhole) {
+			long commitsFailed, long batchesOpened, long batchesWhole, long rateLimitHolds) {
 
 		/**
 		 * Counters without batch counts, as before they were counted.
@@ -129,14 +130,14 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 				long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 				long commitsFailed) {
 			this(flowControlCount, flowControlSize, flowControlSpan, messagesSucceeded, messagesRetried,
-					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, 0, 0);
+					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, 0, 0, 0);
 		}
 
 		static Counters of(ContainerSnapshot stats) {
 			return new Counters(stats.flowControlCount(), stats.flowControlSize(), stats.flowControlSpan(),
 					stats.messagesSucceeded(), stats.messagesRetried(), stats.messagesDeadLettered(),
 					stats.messagesSkipped(), stats.commitsSucceeded(), stats.commitsFailed(), stats.batchesOpened(),
-					stats.batchesWhole());
+					stats.batchesWhole(), stats.rateLimitHolds());
 		}
 
 	}

@@ -78,6 +78,8 @@ final class ListenerMeters {
 		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "cut"),
 				(c) -> c.batchesOpened() - c.batchesWhole());
 		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "whole"), ContainerSnapshot::batchesWhole);
+		counter("batch.consumer.rate.limit.holds", "Times new batches started being held back by the rate limit",
+				stats, tags, ContainerSnapshot::rateLimitHolds);
 		String paused = "Assigned partitions that are not fetched";
 		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "user"),
 				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionSnapshot::pausedByUser).count()), stats);
