@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * backlog within flow control's limit while blocked, and that the files were written — never a
  * time or a rate.
  */
+@Tag("integration")
 class BenchmarkRunnerQuickTests {
 
 	private static final List<String> KAFKA_CONTENDERS = List.of("plain KafkaConsumer", "Spring Kafka batch listener",

@@ -10,6 +10,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * gets groups of its own, and {@code --contender} picks contenders by their whole name (commas
  * included). The broker here is one of this JVM, started before the runners and stopped after them.
  */
+@Tag("integration")
 class SharedBrokerTests {
 
 	private static final String KEY_EACH = "batch-consumer key, transport defaults, each message";
