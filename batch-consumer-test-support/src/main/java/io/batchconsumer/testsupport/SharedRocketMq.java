@@ -30,7 +30,7 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  * class of a module (and every scenario of the benchmarks) shares them, each with topics and groups
  * of its own.
  *
- * <p>Recipe (docs/rocketmq.md, "Tests (module batch-consumer-rocketmq-tests)"): free ports for the name server and for the broker's pair
+ * <p>Recipe (docs/rocketmq.md, "Tests"): free ports for the name server and for the broker's pair
  * ({@code listenPort} and {@code listenPort - 2}) and its HA port; both remoting servers bound to
  * and advertised on {@code 127.0.0.1} (RocketMQ's HA acceptor has no bind-address setting and
  * listens on the wildcard address of its free port); a store of 64 MiB commit-log files;

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import org.jspecify.annotations.Nullable;
+
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.Tuning;
@@ -82,7 +84,8 @@ public interface MessageSource extends AutoCloseable {
 	 * @param offsets the positions per partition
 	 * @param callback told of the outcome
 	 */
-	default void commitAsync(Map<TopicPartition, Long> offsets, BiConsumer<Map<TopicPartition, Long>, Throwable> callback) {
+	default void commitAsync(Map<TopicPartition, Long> offsets,
+			BiConsumer<Map<TopicPartition, Long>, @Nullable Throwable> callback) {
 		try {
 			commitSync(offsets);
 			callback.accept(offsets, null);

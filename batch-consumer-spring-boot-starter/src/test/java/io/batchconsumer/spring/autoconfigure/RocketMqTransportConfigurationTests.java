@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code batch-consumer.transport=rocketmq}: the transport comes from {@code batch-consumer.rocketmq.*},
  * falls back to rocketmq-spring's {@code rocketmq.name-server}, and start-up says what is missing.
  * Creating the transport connects nothing, so no broker is needed here (the transport itself is
- * tested against a real one in batch-consumer-rocketmq-tests).
+ * tested against a real one in batch-consumer-rocketmq).
  */
 class RocketMqTransportConfigurationTests {
 

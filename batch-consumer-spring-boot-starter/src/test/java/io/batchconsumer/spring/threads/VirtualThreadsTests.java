@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Listener slices on virtual threads ({@code batch-consumer.virtual-threads=true}), a real context
  * on an H2 file database. Needs Java 21 or later: the build runs it on the machine's Java 25 JDK (a
- * surefire execution of its own; see the starter's pom).
+ * failsafe execution of its own; see the starter's pom).
  */
 @EnabledForJreRange(min = JRE.JAVA_21)
 @H2FileDatabase

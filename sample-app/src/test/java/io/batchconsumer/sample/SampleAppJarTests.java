@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +40,8 @@ import static org.awaitility.Awaitility.await;
  * {@code sample.jar}. Without it (surefire picking it up through {@code -Dtest=Sample*}) it is skipped.
  */
 @EnabledIfSystemProperty(named = "sample.jar", matches = ".+", disabledReason = "needs the packaged jar (failsafe)")
-class SampleAppJarIT {
+@Tag("integration")
+class SampleAppJarTests {
 
 	@TempDir
 	Path directory;
