@@ -13,7 +13,7 @@ import java.util.List;
  * @param ageMillis how long ago it was opened
  * @param slices its slices, in index order
  */
-public record BatchSnapshot(long id, long firstOffset, long lastOffset, long ageMillis, List<SliceStats> slices) {
+public record BatchSnapshot(long id, long firstOffset, long lastOffset, long ageMillis, List<SliceSnapshot> slices) {
 
 	public BatchSnapshot {
 		slices = List.copyOf(slices);
@@ -27,7 +27,7 @@ public record BatchSnapshot(long id, long firstOffset, long lastOffset, long age
 	 * @param attempts deliveries to the listener so far of the messages of its current call, 0 before
 	 *        the first
 	 */
-	public record SliceStats(SliceState state, int messages, int attempts) {
+	public record SliceSnapshot(SliceState state, int messages, int attempts) {
 	}
 
 	/** Where a slice is. */

@@ -18,7 +18,7 @@ import io.batchconsumer.core.spi.RetryQueue;
  *        is the retry record (what the container finishes) while its origin is the record it retries
  *        (what a dead-letter sink records, and where a replay goes)
  */
-public record DeadLetter(Message<byte[]> message, int attempts, String errorClass, @Nullable String errorMessage,
+public record DeadLetter(Message<byte[]> message, int attempts, String errorClass, String errorMessage,
 		Origin origin) {
 
 	/** Longest error message kept with a dead letter. */
@@ -40,7 +40,8 @@ public record DeadLetter(Message<byte[]> message, int attempts, String errorClas
 	 */
 	public DeadLetter(Message<byte[]> message, int attempts, @Nullable String errorClass,
 			@Nullable String errorMessage) {
-		this(message, attempts, errorClass, errorMessage, null);
+		this(message, attempts, (errorClass != null) ? errorClass : "unknown", bound(errorMessage),
+				Origin.of(message));
 	}
 
 	/**
@@ -64,7 +65,7 @@ public record DeadLetter(Message<byte[]> message, int attempts, String errorClas
 		return new DeadLetter(this.message, this.attempts, this.errorClass, this.errorMessage, where);
 	}
 
-	private static String bound(String text) {
+	private static String bound(@Nullable String text) {
 		if (text == null) {
 			return "";
 		}

@@ -126,7 +126,7 @@ public record Message<T>(String topic, int partition, long offset, @Nullable Str
 	 * @param other another message
 	 * @return whether both denote one stored record
 	 */
-	public boolean sameRecord(Message<?> other) {
+	public boolean sameRecord(@Nullable Message<?> other) {
 		return other != null && this.offset == other.offset && this.partition == other.partition
 				&& this.topic.equals(other.topic);
 	}

@@ -121,7 +121,7 @@ class SliceGrowthTests {
 		return this.fixture.container().stats().partitions().stream()
 			.flatMap((partition) -> partition.batches().stream())
 			.flatMap((batch) -> batch.slices().stream())
-			.mapToInt(BatchSnapshot.SliceStats::messages)
+			.mapToInt(BatchSnapshot.SliceSnapshot::messages)
 			.max()
 			.orElse(0);
 	}

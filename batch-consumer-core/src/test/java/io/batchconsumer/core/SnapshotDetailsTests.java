@@ -50,7 +50,7 @@ class SnapshotDetailsTests {
 			BatchSnapshot holder = stats.batches().get(0);
 			assertThat(holder.firstOffset()).isLessThanOrEqualTo(7);
 			assertThat(holder.lastOffset()).isGreaterThanOrEqualTo(7);
-			assertThat(holder.slices()).extracting(BatchSnapshot.SliceStats::state).contains(SliceState.IN_FLIGHT);
+			assertThat(holder.slices()).extracting(BatchSnapshot.SliceSnapshot::state).contains(SliceState.IN_FLIGHT);
 			assertThat(holder.slices()).filteredOn((s) -> s.state() == SliceState.IN_FLIGHT).hasSize(1);
 			assertThat(holder.slices()).filteredOn((s) -> s.state() == SliceState.DONE).hasSize(holder.slices().size() - 1);
 			assertThat(stats.openBatches()).isGreaterThan(1);
@@ -85,7 +85,7 @@ class SnapshotDetailsTests {
 				assertThat(slice.attempts()).isEqualTo(1);
 			});
 			assertThat(batches).flatExtracting(BatchSnapshot::slices)
-				.extracting(BatchSnapshot.SliceStats::state)
+				.extracting(BatchSnapshot.SliceSnapshot::state)
 				.contains(SliceState.WAITING_FOR_KEY);
 		});
 	}

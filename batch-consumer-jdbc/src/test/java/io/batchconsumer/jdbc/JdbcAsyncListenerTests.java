@@ -118,7 +118,7 @@ class JdbcAsyncListenerTests {
 				await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
 					.until(() -> committed(container) <= 10);
 				assertThat(container.stats().partitions().get(0).batches().get(0).slices())
-					.extracting(BatchSnapshot.SliceStats::state).contains(BatchSnapshot.SliceState.AWAITING_COMPLETION);
+					.extracting(BatchSnapshot.SliceSnapshot::state).contains(BatchSnapshot.SliceState.AWAITING_COMPLETION);
 				assertThat(container.stats().busyThreads()).as("no worker waits for the stage").isZero();
 				listener.release();
 				await().atMost(Duration.ofSeconds(30)).until(() -> committed(container) == 200);

@@ -49,9 +49,9 @@ final class OpenBatches {
 			if (stats.size() == PartitionSnapshot.MAX_BATCHES) {
 				break;
 			}
-			List<BatchSnapshot.SliceStats> slices = new ArrayList<>(batch.slices().length);
+			List<BatchSnapshot.SliceSnapshot> slices = new ArrayList<>(batch.slices().length);
 			for (Slice slice : batch.slices()) {
-				slices.add(new BatchSnapshot.SliceStats(slice.state, slice.messages.size(), slice.attempts));
+				slices.add(new BatchSnapshot.SliceSnapshot(slice.state, slice.messages.size(), slice.attempts));
 			}
 			stats.add(new BatchSnapshot(batch.id(), batch.firstOffset(), batch.lastOffset(),
 					(nowNanos - batch.openedNanos()) / 1_000_000, slices));

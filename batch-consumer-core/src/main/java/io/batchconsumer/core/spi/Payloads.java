@@ -3,6 +3,8 @@ package io.batchconsumer.core.spi;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How every transport turns a payload into the bytes it stores or sends: {@code byte[]} as it is,
  * {@code String} in UTF-8, anything else through the transport's payload serializer (the starter
@@ -22,7 +24,7 @@ public final class Payloads {
 	 * @return the bytes
 	 * @throws IllegalArgumentException when the serializer returns {@code null}, or refuses the payload
 	 */
-	public static byte[] toBytes(Object payload, Function<Object, byte[]> serializer) {
+	public static byte[] toBytes(Object payload, Function<Object, byte @Nullable []> serializer) {
 		if (payload instanceof byte[] bytes) {
 			return bytes;
 		}
