@@ -32,7 +32,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * One in-process KRaft broker per JVM, started on first use and stopped when the JVM exits, instead
@@ -46,12 +45,12 @@ public final class SharedKafka {
 
 	private static SharedKafka instance;
 
-	private final EmbeddedKafkaKraftBroker broker;
+	private final InProcessKafkaBroker broker;
 
 	private final Admin admin;
 
 	private SharedKafka() {
-		this.broker = new EmbeddedKafkaKraftBroker(1, 1);
+		this.broker = new InProcessKafkaBroker(1, 1);
 		this.broker.afterPropertiesSet();
 		this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap()));
 	}
