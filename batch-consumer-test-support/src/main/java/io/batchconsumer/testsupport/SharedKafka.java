@@ -77,12 +77,23 @@ public final class SharedKafka {
 	}
 
 	/**
+	 * The system property that sets {@code group.protocol} in {@link #clientProperties()}, so that a
+	 * module's Kafka tests run once per group protocol (a second failsafe execution sets it).
+	 */
+	public static final String GROUP_PROTOCOL_PROPERTY = "batch-consumer.test.group-protocol";
+
+	/**
 	 * Client properties that reach the broker.
-	 * @return a new mutable map with {@code bootstrap.servers}
+	 * @return a new mutable map with {@code bootstrap.servers}, and {@code group.protocol} when the
+	 * system property {@value #GROUP_PROTOCOL_PROPERTY} is set
 	 */
 	public Map<String, Object> clientProperties() {
 		Map<String, Object> properties = new HashMap<>();
 		properties.put("bootstrap.servers", bootstrap());
+		String protocol = System.getProperty(GROUP_PROTOCOL_PROPERTY);
+		if (protocol != null && !protocol.isBlank()) {
+			properties.put("group.protocol", protocol);
+		}
 		return properties;
 	}
 

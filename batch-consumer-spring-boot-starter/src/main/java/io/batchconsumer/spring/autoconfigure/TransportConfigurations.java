@@ -102,18 +102,24 @@ final class TransportConfigurations {
 	@ConditionalOnTransport("kafka")
 	@ConditionalOnClass(name = { "org.apache.kafka.clients.consumer.KafkaConsumer",
 			"org.springframework.boot.kafka.autoconfigure.KafkaProperties" })
+	@EnableConfigurationProperties(KafkaTransportProperties.class)
 	static class Kafka {
 
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean(Transport.class)
 		KafkaTransport batchConsumerKafkaTransport(BatchConsumerProperties properties,
-				ObjectProvider<KafkaProperties> kafkaProperties, Environment environment, PayloadConverter converter) {
+				ObjectProvider<KafkaProperties> kafkaProperties, Environment environment, PayloadConverter converter,
+				KafkaTransportProperties kafkaTransport) {
 			KafkaProperties kafka = kafkaProperties
 				.getIfAvailable(() -> Binder.get(environment).bindOrCreate("spring.kafka", KafkaProperties.class));
 			Map<String, Object> consumer = new HashMap<>(kafka.buildConsumerProperties());
 			Map<String, Object> producer = new HashMap<>(kafka.buildProducerProperties());
 			if (properties.getInstanceId() != null) {
 				consumer.put(KafkaTransport.INSTANCE_ID, properties.getInstanceId());
+			}
+			String groupProtocol = kafkaTransport.groupProtocolOrNull();
+			if (groupProtocol != null) {
+				consumer.put("group.protocol", groupProtocol);
 			}
 			return new KafkaTransport(consumer, producer, converter::write);
 		}
