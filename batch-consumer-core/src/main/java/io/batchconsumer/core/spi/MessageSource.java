@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import org.jspecify.annotations.Nullable;
+
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.Tuning;
@@ -142,6 +144,15 @@ public interface MessageSource extends AutoCloseable {
 	 */
 	default String origin() {
 		return "";
+	}
+
+	/**
+	 * Why this source cannot back {@code processing: exactly-once}, whose completion marks are kept
+	 * per committed position; {@code null} when it can. The default can.
+	 * @return the reason, naming what to change, or {@code null}
+	 */
+	default @Nullable String exactlyOnceRefusal() {
+		return null;
 	}
 
 	/**

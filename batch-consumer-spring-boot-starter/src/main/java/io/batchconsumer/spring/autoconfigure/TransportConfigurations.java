@@ -121,7 +121,8 @@ final class TransportConfigurations {
 			if (groupProtocol != null) {
 				consumer.put("group.protocol", groupProtocol);
 			}
-			return new KafkaTransport(consumer, producer, converter::write);
+			return new KafkaTransport(consumer, producer, converter::write).shareGroups((id) -> Boolean
+				.parseBoolean(environment.getProperty(ListenerPrefix.of(id) + KafkaTransportProperties.SHARE_GROUP)));
 		}
 
 	}
