@@ -132,7 +132,6 @@ public final class ShareGroupSource implements MessageSource {
 		catch (WakeupException ex) {
 			// Woken to dispatch or commit: return what there is.
 		}
-		this.wakeRequested.set(false);
 		return messages;
 	}
 

@@ -156,7 +156,14 @@ final class ShareLane implements AutoCloseable {
 		for (Map<Long, ShareDelivery> ofPartition : this.deliveries.values()) {
 			for (ShareDelivery delivery : ofPartition.values()) {
 				if (!delivery.renewing()) {
-					this.consumer.acknowledge(delivery.record(), AcknowledgeType.RENEW);
+					try {
+						this.consumer.acknowledge(delivery.record(), AcknowledgeType.RENEW);
+					}
+					catch (IllegalStateException ex) {
+						// The client no longer holds it: its lock ended; it stays in flight here until
+						// the engine finishes it, and its acknowledgement is then refused and logged.
+						continue;
+					}
 					delivery.renew();
 					this.inFlight--;
 					this.renewing++;
