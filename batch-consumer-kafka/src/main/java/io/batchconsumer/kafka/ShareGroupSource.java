@@ -38,7 +38,7 @@ import io.batchconsumer.core.spi.RebalanceListener;
  * <p><b>Lanes.</b> The share consumer must have every record of a poll acknowledged before it polls
  * again, so one consumer would let the pool take new work only once the slowest record of the last
  * poll finished. The source therefore owns several share consumers ({@link ShareLane}s, members of
- * the same group) and polls whichever has nothing in flight; with the pool busy on one lane's
+ * the same group) and polls whichever has nothing in flight; with the pool busy on some lanes'
  * records another lane fetches the next. Each lane's poll brings at most what the pool takes in
  * one round ({@code thread-size × consumer-batch-size}, bounded by {@code pull-batch-size}).
  *
