@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -99,7 +100,7 @@ final class DeadLetterReader implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.consumer.close(Duration.ofSeconds(5));
+		this.consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
 	}
 
 }

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -14,6 +15,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.ConsumptionMode;
 import io.batchconsumer.core.ContainerOptions;
@@ -79,6 +81,43 @@ final class KafkaConfigs {
 			// The new group protocol (KIP-848) is incremental by itself and rejects this setting.
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
 		}
+		else {
+			withoutClassicTimeouts(config, options);
+		}
+		return config;
+	}
+
+	/** Consumer properties a share consumer refuses (the group, not the member, decides these). */
+	private static final List<String> NOT_FOR_SHARE_CONSUMERS = List.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+			ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+			ConsumerConfig.ISOLATION_LEVEL_CONFIG, ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+			ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
+			ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, ConsumerConfig.GROUP_PROTOCOL_CONFIG,
+			ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG);
+
+	/**
+	 * The configuration of one share consumer (lane) of a container on a share group: the
+	 * container's group, explicit acknowledgement, and at most what the pool takes in one round per
+	 * poll ({@code thread-size × consumer-batch-size}, bounded by {@code pull-batch-size}), strictly
+	 * ({@code share.acquire.mode=record_limit}), so that one member does not acquire what others
+	 * could work on. Consumer properties that a share consumer refuses are left out.
+	 * @param user the user's client properties
+	 * @param options the container's options
+	 * @param lane the lane's number, part of its client id
+	 * @return the configuration
+	 */
+	static Map<String, Object> share(Map<String, Object> user, ContainerOptions options, int lane) {
+		Map<String, Object> config = common(user);
+		NOT_FOR_SHARE_CONSUMERS.forEach(config::remove);
+		config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+		config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+		config.put(ConsumerConfig.GROUP_ID_CONFIG, options.group());
+		config.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
+		config.put(ConsumerConfig.SHARE_ACQUIRE_MODE_CONFIG, "record_limit");
+		long round = (long) options.threadSize() * options.consumerBatchSize();
+		config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, (int) Math.max(1, Math.min(options.pullBatchSize(), round)));
+		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "batch-consumer-" + options.id() + "-share-" + lane);
+		config.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMillis(options));
 		return config;
 	}
 
@@ -196,6 +235,25 @@ final class KafkaConfigs {
 		config.remove(KafkaTransport.INSTANCE_ID);
 		config.remove(KafkaTransport.SEND_TIMEOUT);
 		return config;
+	}
+
+	/**
+	 * The consumer protocol refuses the classic member timeouts (the broker's
+	 * {@code group.consumer.session.timeout.ms} and {@code group.consumer.heartbeat.interval.ms}
+	 * decide them); Boot sets them from {@code spring.kafka.consumer.*}, so switching the protocol
+	 * would fail every container. They are left out, with a warning.
+	 */
+	private static void withoutClassicTimeouts(Map<String, Object> config, ContainerOptions options) {
+		for (String key : List.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)) {
+			Object value = config.remove(key);
+			if (value != null) {
+				LoggerFactory.getLogger(KafkaConfigs.class)
+					.warn("Listener '{}': {}={} is left out: with group.protocol=consumer the broker's "
+							+ "group.consumer.{} decides it", options.id(), key, value,
+							key.equals(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG) ? "session.timeout.ms"
+									: "heartbeat.interval.ms");
+			}
+		}
 	}
 
 	private static boolean isConsumerProtocol(Map<String, Object> config) {

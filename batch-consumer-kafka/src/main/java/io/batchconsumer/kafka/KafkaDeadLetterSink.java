@@ -69,6 +69,10 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 
 	private final String group;
 
+	/** Told of each dead letter once stored (a share-group source acknowledges it with REJECT). */
+	private java.util.function.Consumer<DeadLetter> stored = (deadLetter) -> {
+	};
+
 	KafkaDeadLetterSink(SharedClients clients, DeadLetterTopics topics, Duration sendTimeout, String group) {
 		this.clients = clients;
 		this.topics = topics;
@@ -90,6 +94,7 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 				headers(deadLetter, this.group));
 		try {
 			this.clients.producer().send(record).get(this.sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+			this.stored.accept(deadLetter);
 		}
 		catch (ExecutionException ex) {
 			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
@@ -98,6 +103,12 @@ public final class KafkaDeadLetterSink implements DeadLetterSink {
 			throw new TimeoutException("Dead letter of " + message + " to " + topic + " not acknowledged within "
 					+ this.sendTimeout);
 		}
+	}
+
+	/** Makes this sink tell {@code listener} of each dead letter it stored; returns this sink. */
+	KafkaDeadLetterSink onStored(java.util.function.Consumer<DeadLetter> listener) {
+		this.stored = listener;
+		return this;
 	}
 
 	private static RecordHeaders headers(DeadLetter deadLetter, String group) {

@@ -19,13 +19,13 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.ContainerSnapshot;
 import io.batchconsumer.core.Ordering;
+import io.batchconsumer.testsupport.InProcessKafkaBroker;
 
 /**
  * Not a test (surefire does not run it): measures records/s of a container with a no-op listener
@@ -59,7 +59,7 @@ public final class KafkaThroughputProbe {
 	public static void main(String[] args) throws Exception {
 		int records = Integer.getInteger("probe.records", 1_000_000);
 		int rounds = Integer.getInteger("probe.rounds", 3);
-		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, PARTITIONS, TOPIC);
+		InProcessKafkaBroker broker = new InProcessKafkaBroker(1, PARTITIONS, TOPIC);
 		broker.afterPropertiesSet();
 		Map<String, Object> properties = new HashMap<>(Map.of("bootstrap.servers", broker.getBrokersAsString()));
 		if (System.getProperty("probe.fetchMaxWait") != null) {

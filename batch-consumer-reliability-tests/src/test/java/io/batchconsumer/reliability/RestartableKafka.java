@@ -18,14 +18,13 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
-
+import io.batchconsumer.testsupport.InProcessKafkaBroker;
 import io.batchconsumer.testsupport.SharedKafka;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * One in-process KRaft broker (spring-kafka-test's {@link EmbeddedKafkaKraftBroker}) on a fixed
+ * One in-process KRaft broker ({@link InProcessKafkaBroker}) on a fixed
  * free port that can be stopped and started again: the broker server of the test kit is shut down
  * (its sockets closed, its log flushed) and started up again in the same JVM on the same port and
  * the same log directory, while the KRaft controller stays up. Clients see a refused connection,
@@ -39,13 +38,13 @@ final class RestartableKafka implements AutoCloseable {
 
 	private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
-	private final EmbeddedKafkaKraftBroker broker;
+	private final InProcessKafkaBroker broker;
 
 	private final int port;
 
 	private Admin admin;
 
-	private RestartableKafka(EmbeddedKafkaKraftBroker broker, int port) {
+	private RestartableKafka(InProcessKafkaBroker broker, int port) {
 		this.broker = broker;
 		this.port = port;
 	}
@@ -62,7 +61,7 @@ final class RestartableKafka implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1).kafkaPorts(port);
+		InProcessKafkaBroker broker = new InProcessKafkaBroker(1, 1);
 		// Internal topics of one replica, and a group rebalance that does not wait for late joiners.
 		broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
 		broker.brokerProperty("offsets.topic.replication.factor", "1");

@@ -32,7 +32,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * One in-process KRaft broker per JVM, started on first use and stopped when the JVM exits, instead
@@ -46,12 +45,12 @@ public final class SharedKafka {
 
 	private static SharedKafka instance;
 
-	private final EmbeddedKafkaKraftBroker broker;
+	private final InProcessKafkaBroker broker;
 
 	private final Admin admin;
 
 	private SharedKafka() {
-		this.broker = new EmbeddedKafkaKraftBroker(1, 1);
+		this.broker = new InProcessKafkaBroker(1, 1);
 		this.broker.afterPropertiesSet();
 		this.admin = Admin.create(Map.of("bootstrap.servers", bootstrap()));
 	}
@@ -78,12 +77,23 @@ public final class SharedKafka {
 	}
 
 	/**
+	 * The system property that sets {@code group.protocol} in {@link #clientProperties()}, so that a
+	 * module's Kafka tests run once per group protocol (a second failsafe execution sets it).
+	 */
+	public static final String GROUP_PROTOCOL_PROPERTY = "batch-consumer.test.group-protocol";
+
+	/**
 	 * Client properties that reach the broker.
-	 * @return a new mutable map with {@code bootstrap.servers}
+	 * @return a new mutable map with {@code bootstrap.servers}, and {@code group.protocol} when the
+	 * system property {@value #GROUP_PROTOCOL_PROPERTY} is set
 	 */
 	public Map<String, Object> clientProperties() {
 		Map<String, Object> properties = new HashMap<>();
 		properties.put("bootstrap.servers", bootstrap());
+		String protocol = System.getProperty(GROUP_PROTOCOL_PROPERTY);
+		if (protocol != null && !protocol.isBlank()) {
+			properties.put("group.protocol", protocol);
+		}
 		return properties;
 	}
 

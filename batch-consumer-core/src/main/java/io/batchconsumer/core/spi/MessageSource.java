@@ -148,6 +148,15 @@ public interface MessageSource extends AutoCloseable {
 	}
 
 	/**
+	 * Why this source cannot back {@code processing: exactly-once}, whose completion marks are kept
+	 * per committed position; {@code null} when it can. The default can.
+	 * @return the reason, naming what to change, or {@code null}
+	 */
+	default @Nullable String exactlyOnceRefusal() {
+		return null;
+	}
+
+	/**
 	 * Makes a blocked or the next {@link #poll} return at once. Safe from any thread.
 	 */
 	void wakeup();

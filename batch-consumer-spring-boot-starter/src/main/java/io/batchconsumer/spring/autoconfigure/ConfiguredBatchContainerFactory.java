@@ -16,6 +16,7 @@ import io.batchconsumer.core.Processing;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.WorkerThreads;
 import io.batchconsumer.core.exactlyonce.ExactlyOnce;
+import io.batchconsumer.core.options.OptionCatalog;
 import io.batchconsumer.core.options.OptionDescriptor;
 import io.batchconsumer.core.spi.DeadLetterSink;
 import io.batchconsumer.core.spi.MessageSource;
@@ -109,6 +110,10 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 						+ "complete outside the delivery's transaction; return void or BatchResult");
 			}
 			if (resolved.processing() == Processing.EXACTLY_ONCE) {
+				String refusal = source.exactlyOnceRefusal();
+				if (refusal != null) {
+					throw resolved.named(OptionCatalog.PROCESSING.invalid("is exactly-once, but " + refusal));
+				}
 				exactlyOnce = ((ExactlyOnceSupport) this.exactlyOnceSupport.get()).create(options, endpoint.method());
 				source = exactlyOnce.source(source);
 			}

@@ -1,16 +1,29 @@
 package io.batchconsumer.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.Locale;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings of the Kafka transport (prefix {@code batch-consumer.kafka}) that Spring Boot's
- * {@code spring.kafka.*} does not have, used when {@code batch-consumer.transport=kafka}. The
- * connection and the clients come from {@code spring.kafka.*}.
+ * Settings of the Kafka transport (prefix {@code batch-consumer.kafka}) that are not client
+ * properties of Boot's {@code spring.kafka.*}, used when {@code batch-consumer.transport=kafka}.
  */
 @ConfigurationProperties("batch-consumer.kafka")
 public class KafkaTransportProperties {
+
+	/**
+	 * The property of a listener ({@code batch-consumer.listeners.<id>.kafka.share-group}) that makes
+	 * it consume through a Kafka share group instead of a consumer group (docs/kafka.md).
+	 */
+	static final String SHARE_GROUP = "kafka.share-group";
+
+	/**
+	 * The group protocol of the consumers: 'classic' or 'consumer' (KIP-848, brokers 4.0 or later).
+	 * When not set, Kafka's 'group.protocol' from spring.kafka.* applies, else the client's default
+	 * ('classic' up to kafka-clients 4.3).
+	 */
+	private String groupProtocol;
 
 	/**
 	 * How long a 'sendBatch' may take: records not acknowledged by then are reported failed. Also
@@ -24,6 +37,31 @@ public class KafkaTransportProperties {
 
 	public void setSendTimeout(Duration sendTimeout) {
 		this.sendTimeout = sendTimeout;
+	}
+
+	public String getGroupProtocol() {
+		return this.groupProtocol;
+	}
+
+	public void setGroupProtocol(String groupProtocol) {
+		this.groupProtocol = groupProtocol;
+	}
+
+	/**
+	 * The configured protocol in Kafka's spelling.
+	 * @return {@code classic}, {@code consumer}, or {@code null} when not set
+	 * @throws IllegalArgumentException naming the property when the value is neither
+	 */
+	String groupProtocolOrNull() {
+		if (this.groupProtocol == null || this.groupProtocol.isBlank()) {
+			return null;
+		}
+		String protocol = this.groupProtocol.trim().toLowerCase(Locale.ROOT);
+		if (!protocol.equals("classic") && !protocol.equals("consumer")) {
+			throw new IllegalArgumentException("batch-consumer.kafka.group-protocol must be 'classic' or 'consumer' but was '"
+					+ this.groupProtocol + "'");
+		}
+		return protocol;
 	}
 
 }

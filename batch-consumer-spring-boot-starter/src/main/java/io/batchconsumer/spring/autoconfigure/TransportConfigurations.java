@@ -108,8 +108,8 @@ final class TransportConfigurations {
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean(Transport.class)
 		KafkaTransport batchConsumerKafkaTransport(BatchConsumerProperties properties,
-				KafkaTransportProperties transport, ObjectProvider<KafkaProperties> kafkaProperties,
-				Environment environment, PayloadConverter converter) {
+				ObjectProvider<KafkaProperties> kafkaProperties, Environment environment, PayloadConverter converter,
+				KafkaTransportProperties kafkaTransport) {
 			KafkaProperties kafka = kafkaProperties
 				.getIfAvailable(() -> Binder.get(environment).bindOrCreate("spring.kafka", KafkaProperties.class));
 			Map<String, Object> consumer = new HashMap<>(kafka.buildConsumerProperties());
@@ -117,8 +117,13 @@ final class TransportConfigurations {
 			if (properties.getInstanceId() != null) {
 				consumer.put(KafkaTransport.INSTANCE_ID, properties.getInstanceId());
 			}
-			producer.put(KafkaTransport.SEND_TIMEOUT, transport.getSendTimeout());
-			return new KafkaTransport(consumer, producer, converter::write);
+			producer.put(KafkaTransport.SEND_TIMEOUT, kafkaTransport.getSendTimeout());
+			String groupProtocol = kafkaTransport.groupProtocolOrNull();
+			if (groupProtocol != null) {
+				consumer.put("group.protocol", groupProtocol);
+			}
+			return new KafkaTransport(consumer, producer, converter::write).shareGroups((id) -> Boolean
+				.parseBoolean(environment.getProperty(ListenerPrefix.of(id) + KafkaTransportProperties.SHARE_GROUP)));
 		}
 
 	}

@@ -15,10 +15,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 import io.batchconsumer.benchmarks.Records;
 import io.batchconsumer.benchmarks.Scenario;
+import io.batchconsumer.testsupport.InProcessKafkaBroker;
 
 /**
  * One KRaft broker for the whole run, and the topic of each scenario, filled once. The broker runs
@@ -29,7 +29,7 @@ import io.batchconsumer.benchmarks.Scenario;
 public final class BenchBroker implements AutoCloseable {
 
 	/** {@code null} when the broker runs in another process. */
-	private final EmbeddedKafkaKraftBroker broker;
+	private final InProcessKafkaBroker broker;
 
 	private final String bootstrap;
 
@@ -50,8 +50,8 @@ public final class BenchBroker implements AutoCloseable {
 		this.admin = Admin.create(Map.of("bootstrap.servers", this.bootstrap));
 	}
 
-	private static EmbeddedKafkaKraftBroker startBroker() {
-		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
+	private static InProcessKafkaBroker startBroker() {
+		InProcessKafkaBroker broker = new InProcessKafkaBroker(1, 1);
 		// A new classic group otherwise waits 3 s for more members before its first assignment.
 		broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
 		broker.afterPropertiesSet();
@@ -67,7 +67,7 @@ public final class BenchBroker implements AutoCloseable {
 	 * @throws InterruptedException never: the process ends by a signal
 	 */
 	public static void main(String[] args) throws InterruptedException {
-		EmbeddedKafkaKraftBroker broker = startBroker();
+		InProcessKafkaBroker broker = startBroker();
 		Runtime.getRuntime().addShutdownHook(new Thread(broker::destroy, "bench-broker-stop"));
 		System.out.println("bootstrap=" + broker.getBrokersAsString());
 		System.out.flush();
