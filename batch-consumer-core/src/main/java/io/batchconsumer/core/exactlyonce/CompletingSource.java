@@ -10,6 +10,8 @@ import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.jspecify.annotations.Nullable;
+
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.spi.MessageSource;
@@ -159,6 +161,11 @@ final class CompletingSource implements MessageSource {
 	@Override
 	public String origin() {
 		return this.delegate.origin();
+	}
+
+	@Override
+	public @Nullable String exactlyOnceRefusal() {
+		return this.delegate.exactlyOnceRefusal();
 	}
 
 	@Override
