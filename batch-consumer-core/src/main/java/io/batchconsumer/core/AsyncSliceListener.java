@@ -14,8 +14,8 @@ import java.util.concurrent.ExecutionException;
  * failed messages are retried and dead-lettered as ever.
  *
  * <p>Until its stage completes or {@code async.timeout} passes, a call's messages stay in flight: the
- * commit watermark does not pass them, the slices of their keys wait behind them, and a revoke or a stop waits for them up to
- * {@code shutdown-timeout}. What limits how many calls are in flight at once is flow control
+ * commit watermark does not pass them, the slices of their keys wait behind them, and a revoke or a
+ * stop waits for them up to {@code shutdown-timeout}. What limits how many calls are in flight at once is flow control
  * ({@code flow-control.max-span}, {@code flow-control.pull-threshold-for-queue}), not the threads. A
  * stage that timed out is not cancelled: its retry may run while it still does.
  *
