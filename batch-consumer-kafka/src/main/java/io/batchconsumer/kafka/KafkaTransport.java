@@ -193,7 +193,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	/**
 	 * A share-group source of {@value #SHARE_LANES} share consumers.
 	 * @throws io.batchconsumer.core.InvalidOptionException naming ordering or mode when the
-	 * container asks for an order or broadcast, which a share group cannot give
+	 * container asks for an order or broadcast, which a share group cannot give, and naming delay,
+	 * retry.blocking-limit or consumer-batch-min-size when messages would wait in the buffer
 	 */
 	private MessageSource createShareSource(ContainerOptions options) {
 		if (options.ordering() != Ordering.UNORDERED) {
@@ -206,6 +207,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 			throw OptionDescriptor.MODE.invalid("is broadcast for listener '" + options.id() + "', which consumes "
 					+ "through a Kafka share group: a share group gives each record to one member; use clustering");
 		}
+		refuseHeldBack(options);
 		List<ShareLane> lanes = new ArrayList<>();
 		try {
 			for (int lane = 0; lane < SHARE_LANES; lane++) {
@@ -219,6 +221,28 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		}
 		return new ShareGroupSource(options, lanes, shareOutcomes(options),
 				() -> origin() + "/share:" + options.group());
+	}
+
+	/**
+	 * A lane polls again only when every record of its last poll is acknowledged, so a record held
+	 * back in the buffer holds its lane: a few of them would stop all fetching until they are due.
+	 */
+	private static void refuseHeldBack(ContainerOptions options) {
+		String why = " for listener '" + options.id() + "', which consumes through a Kafka share group: a record "
+				+ "waiting in the buffer holds its share consumer, which may not poll again until every record of "
+				+ "its last poll is acknowledged, so waiting records stop fetching";
+		if (!options.delay().isZero()) {
+			throw OptionDescriptor.DELAY.invalid("is " + options.delay() + why + "; use no delay");
+		}
+		if (options.usesRetryQueue()) {
+			throw OptionDescriptor.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit() + ") is below a "
+					+ "back-off, so retries would wait in the retry queue" + why
+					+ "; raise it above the longest back-off so retries wait on their worker");
+		}
+		if (options.consumerBatchMinSize() > 1) {
+			throw OptionDescriptor.CONSUMER_BATCH_MIN_SIZE.invalid("is " + options.consumerBatchMinSize() + why
+					+ "; use 1");
+		}
 	}
 
 	private ShareOutcomes shareOutcomes(ContainerOptions options) {

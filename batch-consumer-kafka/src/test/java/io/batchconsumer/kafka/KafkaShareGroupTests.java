@@ -213,4 +213,24 @@ class KafkaShareGroupTests {
 			.satisfies((ex) -> assertThat(((InvalidOptionException) ex).option()).isEqualTo("ordering"));
 	}
 
+	@Test
+	void messagesHeldBackOnAShareGroupAreRefusedNamingTheOption() {
+		ContainerOptions delayed = options("share-delayed", "share-delayed", "share-delayed")
+			.delay(Duration.ofSeconds(5)).build();
+		ContainerOptions retryQueue = options("share-retry", "share-retry", "share-retry")
+			.retryBackoff(Duration.ofSeconds(5)).retryMaxBackoff(Duration.ofSeconds(5))
+			.retryBlockingLimit(Duration.ofSeconds(1)).build();
+		ContainerOptions filling = options("share-fill", "share-fill", "share-fill").consumerBatchMinSize(3)
+			.consumerBatchMaxWait(Duration.ofMillis(200)).build();
+		assertThat(java.util.List.of(delayed, retryQueue, filling)).extracting((options) -> {
+			try {
+				transport.createSource(options).close();
+				return "accepted";
+			}
+			catch (InvalidOptionException ex) {
+				return ex.option();
+			}
+		}).containsExactly("delay", "retry.blocking-limit", "consumer-batch-min-size");
+	}
+
 }
