@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.Producer;
@@ -18,12 +17,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.spi.OneWayFailures;
 
 /**
  * A {@link BatchProducer} on the transport's one shared {@code KafkaProducer<String, byte[]>}
@@ -36,17 +34,15 @@ import io.batchconsumer.core.SendResult;
  * serializer the transport was given (JSON from the starter); without one, other types are
  * rejected with {@link IllegalArgumentException} before anything of the batch is sent.
  *
- * <p>Threading: thread-safe; the failure counter is a {@link LongAdder}.
+ * <p>Threading: thread-safe; one-way failures are counted by a {@link OneWayFailures}.
  */
 public final class KafkaBatchProducer implements BatchProducer {
-
-	private static final Logger logger = LoggerFactory.getLogger(KafkaBatchProducer.class);
 
 	private final SharedClients clients;
 
 	private final Function<Object, byte[]> payloadSerializer;
 
-	private final LongAdder failedOneWaySends = new LongAdder();
+	private final OneWayFailures oneWayFailures = new OneWayFailures();
 
 	private final Duration sendTimeout;
 
@@ -94,12 +90,12 @@ public final class KafkaBatchProducer implements BatchProducer {
 			try {
 				producer.send(record, (metadata, error) -> {
 					if (error != null) {
-						oneWayFailed(topic, error);
+						this.oneWayFailures.failed(topic, error);
 					}
 				});
 			}
 			catch (RuntimeException ex) {
-				oneWayFailed(topic, ex);
+				this.oneWayFailures.failed(topic, ex);
 			}
 		}
 	}
@@ -109,13 +105,9 @@ public final class KafkaBatchProducer implements BatchProducer {
 	 * @return the count
 	 */
 	public long failedOneWaySends() {
-		return this.failedOneWaySends.sum();
+		return this.oneWayFailures.count();
 	}
 
-	private void oneWayFailed(String topic, Exception error) {
-		this.failedOneWaySends.increment();
-		logger.warn("A one-way send to {} failed: {}", topic, error.toString());
-	}
 
 	/**
 	 * Sends at once; a delayed batch carries {@link io.batchconsumer.core.Message#DELIVER_AT_HEADER}

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -14,12 +13,11 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageQueue;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.spi.OneWayFailures;
 
 /**
  * A {@link BatchProducer} on the transport's shared {@code DefaultMQProducer}.
@@ -40,11 +38,9 @@ import io.batchconsumer.core.SendResult;
  * carried: both methods throw an {@link IllegalArgumentException} that names it, before any
  * message of the list is sent.
  *
- * <p>Threading: thread-safe; the failure counter is a {@link LongAdder}.
+ * <p>Threading: thread-safe; one-way failures are counted by a {@link OneWayFailures}.
  */
 public final class RocketMqBatchProducer implements BatchProducer {
-
-	private static final Logger logger = LoggerFactory.getLogger(RocketMqBatchProducer.class);
 
 	private final SharedProducer producer;
 
@@ -54,7 +50,7 @@ public final class RocketMqBatchProducer implements BatchProducer {
 
 	private final Function<Object, byte[]> payloadSerializer;
 
-	private final LongAdder failedOneWaySends = new LongAdder();
+	private final OneWayFailures oneWayFailures = new OneWayFailures();
 
 	RocketMqBatchProducer(SharedProducer producer, Names names, QueueNumbers numbers,
 			Function<Object, byte[]> payloadSerializer) {
@@ -154,11 +150,11 @@ public final class RocketMqBatchProducer implements BatchProducer {
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				oneWayFailed(topic, ex);
+				this.oneWayFailures.failed(topic, ex);
 				return;
 			}
 			catch (Exception ex) {
-				oneWayFailed(topic, ex);
+				this.oneWayFailures.failed(topic, ex);
 			}
 		}
 	}
@@ -168,13 +164,9 @@ public final class RocketMqBatchProducer implements BatchProducer {
 	 * @return the count
 	 */
 	public long failedOneWaySends() {
-		return this.failedOneWaySends.sum();
+		return this.oneWayFailures.count();
 	}
 
-	private void oneWayFailed(String topic, Exception error) {
-		this.failedOneWaySends.increment();
-		logger.warn("A one-way send to {} failed: {}", topic, error.toString());
-	}
 
 	/**
 	 * The queue of a key: its hash over the topic's sorted writable queues.
