@@ -57,7 +57,7 @@ import static org.awaitility.Awaitility.await;
  * PostgreSQL is an embedded server
  * this test starts, MariaDB a server of this JVM's test support.
  *
- * <p>Default run: 20,000 messages, 6 kills per database. Soak run
+ * <p>Default run: 10,000 messages, 6 kills per database. Soak run
  * ({@code -Dbatch-consumer.soak=true}): 200,000 messages, 40 kills.
  */
 @Tag("integration")
@@ -103,7 +103,7 @@ class CrashLoopTests {
 			throws Exception {
 		long seed = Soak.seed("CrashLoopTests " + store);
 		Random random = new Random(seed);
-		int total = Soak.pick(20_000, 200_000);
+		int total = Soak.pick(10_000, 200_000);
 		int kills = Soak.pick(6, 40);
 		try (Database database = Database.start(store, this.directory)) {
 			database.execute("CREATE TABLE processed (id " + switch (store) {

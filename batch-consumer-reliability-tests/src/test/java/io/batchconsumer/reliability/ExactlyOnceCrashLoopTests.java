@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * MariaDB and a SQLite file, the embedded default; not on an H2 file, which does not always roll back a transaction that was in flight at a
  * SIGKILL: docs/exactly-once.md, {@code docs/tools/H2KillConsistency.java}): the consumer
  * ({@link CrashLoopApplication}) inserts one row per message into a table without a unique key
- * inside the delivery's transaction and is killed at random moments, 20
+ * inside the delivery's transaction and is killed at random moments, 10
  * times, then runs to the end once. Every message must then have exactly one row: lost 0,
  * duplicates 0; also with the retry queue in play (every 25th message fails its first attempt and is
  * handed to the retry queue). The same loop in {@code at-least-once} mode (two kills) must show
@@ -57,7 +57,7 @@ class ExactlyOnceCrashLoopTests {
 		long seed = Soak.seed("ExactlyOnceCrashLoopTests " + store + " " + processing + " " + retryQueue);
 		Random random = new Random(seed);
 		int total = Soak.pick(3_000, 20_000);
-		int kills = exactlyOnce ? Soak.pick(20, 60) : 2;
+		int kills = exactlyOnce ? Soak.pick(10, 60) : 2;
 		try (Database database = Database.start(store, this.directory)) {
 			database.execute("CREATE TABLE processed (life INT NOT NULL, msg_id BIGINT NOT NULL, queue_id INT NOT NULL,"
 					+ " msg_offset BIGINT NOT NULL)");

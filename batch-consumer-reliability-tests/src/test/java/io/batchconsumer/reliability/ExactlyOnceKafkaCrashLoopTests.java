@@ -39,7 +39,7 @@ import static org.awaitility.Awaitility.await;
  * roll back a transaction that was in flight at a SIGKILL, see docs/exactly-once.md and
  * {@code docs/tools/H2KillConsistency.java}, so no consumer can be exact on it across kills). The consumer
  * ({@link CrashLoopApplication}) inserts one row per message into a table without a unique key
- * inside the delivery's transaction and is killed at random, at least 20 times, then runs to the
+ * inside the delivery's transaction and is killed at random, 10 times, then runs to the
  * end. Every record of the topic then has exactly one row (counted per partition and offset, see
  * {@link KafkaRows}). The same loop in {@code at-least-once} mode (two
  * kills) must show duplicates, so the exactly-once assertion can fail: the kills and commit
@@ -63,7 +63,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 		long seed = Soak.seed("ExactlyOnceKafkaCrashLoopTests " + processing);
 		Random random = new Random(seed);
 		int total = Soak.pick(6_000, 20_000);
-		int kills = exactlyOnce ? Soak.pick(20, 60) : 2;
+		int kills = exactlyOnce ? Soak.pick(10, 60) : 2;
 		try (RestartableKafka broker = RestartableKafka.startOnFreePort();
 				KafkaTransport producer = new KafkaTransport(Map.of("bootstrap.servers", broker.bootstrap()));
 				Database database = Database.start(Store.POSTGRESQL, this.directory)) {
