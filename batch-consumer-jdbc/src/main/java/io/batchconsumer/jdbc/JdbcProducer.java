@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -83,6 +84,9 @@ final class JdbcProducer implements BatchProducer {
 	/** Written once by the transport before it is shared; volatile for the producers that read it. */
 	private volatile JdbcSchedule schedule;
 
+	/** Written once before the transport is shared; volatile for the producers that read it. */
+	private volatile CallerTransactions callerTransactions = CallerTransactions.NONE;
+
 	JdbcProducer(Sql sql, JdbcTables tables, JdbcDialect dialect, Topics topics, Function<Object, byte[]> serializer,
 			Clock clock, Executor oneWay, Consumer<String> stored) {
 		this.sql = sql;
@@ -102,7 +106,8 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	/**
-	 * Stores every message in one transaction.
+	 * Stores every message in one transaction: the caller's, when it has one open on the
+	 * transport's {@code DataSource} ({@link CallerTransactions}), else one of its own.
 	 * @throws IllegalArgumentException when a payload cannot be serialized or a key is too long
 	 */
 	@Override
@@ -110,21 +115,46 @@ final class JdbcProducer implements BatchProducer {
 		if (messages.isEmpty()) {
 			return List.of();
 		}
-		List<Row> rows = rows(messages, this.topics.queues(topic));
-		try {
-			long[] offsets = store(topic, rows);
-			this.stored.accept(topic);
-			List<SendResult> results = new ArrayList<>(rows.size());
-			for (int i = 0; i < rows.size(); i++) {
-				results.add(SendResult.stored(topic, rows.get(i).queue(), offsets[i]));
+		CallerTransactions caller = this.callerTransactions;
+		Connection joined = caller.current();
+		if (joined == null) {
+			List<Row> rows = rows(messages, this.topics.queues(topic));
+			try {
+				long[] offsets = store(topic, rows);
+				this.stored.accept(topic);
+				return stored(topic, rows, offsets);
 			}
-			return results;
+			catch (SQLException ex) {
+				return failed(topic, messages.size(), ex);
+			}
+		}
+		try {
+			int queues = this.topics.queues(joined, topic);
+			List<Row> rows = rows(messages, queues);
+			long[] offsets = storeIn(joined, topic, rows);
+			caller.afterCommit(() -> {
+				this.topics.remember(topic, queues);
+				this.stored.accept(topic);
+			});
+			return stored(topic, rows, offsets);
 		}
 		catch (SQLException ex) {
-			SourceUnavailableException error = new SourceUnavailableException(
-					"Storing " + rows.size() + " messages in topic '" + topic + "' failed: " + ex.getMessage(), ex);
-			return rows.stream().map((row) -> SendResult.failed(topic, error)).toList();
+			return failed(topic, messages.size(), ex);
 		}
+	}
+
+	private static List<SendResult> stored(String topic, List<Row> rows, long[] offsets) {
+		List<SendResult> results = new ArrayList<>(rows.size());
+		for (int i = 0; i < rows.size(); i++) {
+			results.add(SendResult.stored(topic, rows.get(i).queue(), offsets[i]));
+		}
+		return results;
+	}
+
+	private static List<SendResult> failed(String topic, int count, SQLException ex) {
+		SourceUnavailableException error = new SourceUnavailableException(
+				"Storing " + count + " messages in topic '" + topic + "' failed: " + ex.getMessage(), ex);
+		return Collections.nCopies(count, SendResult.failed(topic, error));
 	}
 
 	/**
@@ -147,6 +177,11 @@ final class JdbcProducer implements BatchProducer {
 			payloads.add(payload(message.payload()));
 		}
 		return this.schedule.add(topic, outgoing, payloads, options.deliverAt().toEpochMilli());
+	}
+
+	/** Set once before any send: where a send finds its caller's transaction to join. */
+	void joinCallerTransactions(CallerTransactions transactions) {
+		this.callerTransactions = transactions;
 	}
 
 	/** Set once by the transport before any send: where delayed batches wait. */
@@ -239,6 +274,25 @@ final class JdbcProducer implements BatchProducer {
 
 	private long[] store(String topic, List<Row> rows) throws SQLException {
 		return storing((connection) -> insert(connection, topic, rows), (connection) -> List.of(topic));
+	}
+
+	/**
+	 * Inserts messages in the caller's open transaction. A duplicate key (a queue counter behind its
+	 * stored messages) catches the counters up on the same connection and tries once more; on
+	 * PostgreSQL, where a failed statement ends the transaction, the send fails and the caller's
+	 * transaction with it.
+	 */
+	private long[] storeIn(Connection connection, String topic, List<Row> rows) throws SQLException {
+		try {
+			return insert(connection, topic, rows);
+		}
+		catch (SQLException ex) {
+			if (!SqlStates.isDuplicateKey(ex)) {
+				throw ex;
+			}
+			this.counters.catchUp(connection, topic, IntStream.range(0, this.topics.queues(topic)).boxed().toList());
+			return insert(connection, topic, rows);
+		}
 	}
 
 	/**

@@ -198,6 +198,16 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		return new JdbcDeadLetterSink(this.sql, this.tables, options.group(), this.clock);
 	}
 
+	/**
+	 * Lets the producer's sends join a transaction their caller has open on this transport's
+	 * {@code DataSource} (the starter passes Spring's); call before the transport is shared.
+	 * Delayed and one-way sends always commit on their own.
+	 * @param transactions where a send finds its caller's transaction
+	 */
+	public void joinCallerTransactions(CallerTransactions transactions) {
+		this.producer.joinCallerTransactions(Objects.requireNonNull(transactions, "transactions"));
+	}
+
 	@Override
 	public BatchProducer producer() {
 		return this.producer;

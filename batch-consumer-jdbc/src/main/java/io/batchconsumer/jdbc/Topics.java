@@ -61,6 +61,34 @@ final class Topics {
 		return count;
 	}
 
+	/**
+	 * The queue count of a topic, read, and created when it does not exist yet, in the caller's open
+	 * transaction. The count is not cached (the caller may still roll back a topic it created):
+	 * the caller {@link #remember remembers} it after its commit.
+	 * @param connection the caller's transaction
+	 * @param topic the topic
+	 * @return its number of queues
+	 * @throws SQLException when the database failed
+	 */
+	int queues(Connection connection, String topic) throws SQLException {
+		Integer known = this.queues.get(topic);
+		if (known != null) {
+			return known;
+		}
+		validate(topic);
+		int count = read(connection, topic);
+		return (count != 0) ? count : insert(connection, topic);
+	}
+
+	/**
+	 * Caches the queue count of a topic that a committed transaction read or created.
+	 * @param topic the topic
+	 * @param count its number of queues
+	 */
+	void remember(String topic, int count) {
+		this.queues.putIfAbsent(topic, count);
+	}
+
 	private int create(String topic) {
 		try {
 			return this.sql.inTransactionOrThrow((connection) -> insert(connection, topic));

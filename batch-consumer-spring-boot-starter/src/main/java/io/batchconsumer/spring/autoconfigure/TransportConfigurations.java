@@ -53,7 +53,9 @@ final class TransportConfigurations {
 			JdbcTransportProperties jdbc = properties.getJdbc();
 			String instanceId = (properties.getInstanceId() != null) ? properties.getInstanceId()
 					: JdbcSettings.defaultInstanceId(environment.getProperty("spring.application.name"));
-			return new JdbcTransport(dataSource, jdbcSettings(jdbc, instanceId), converter::write);
+			JdbcTransport transport = new JdbcTransport(dataSource, jdbcSettings(jdbc, instanceId), converter::write);
+			transport.joinCallerTransactions(new SpringCallerTransactions(dataSource));
+			return transport;
 		}
 
 	}
