@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The switching guide of {@code docs/kafka.md}, followed by a test: a service that writes one row
- * per message with exactly-once processing runs on the embedded default (an H2 file), a message it
+ * per message with exactly-once processing runs on the embedded default (a SQLite file), a message it
  * dead-letters there is replayed and its queue drained, and the service restarts on an in-process
  * Kafka broker with the same database, the Kafka module and only its properties changed. Every
  * message sent before and after has exactly one row (the table has no key, so a repeat would show).
@@ -57,7 +57,7 @@ class TransportSwitchTests {
 	void aServiceMovedFromTheEmbeddedDefaultToKafkaLosesNothingAndRepeatsNothing() throws Exception {
 		SharedKafka kafka = SharedKafka.instance();
 		kafka.createTopic(TOPIC, 4);
-		String url = "jdbc:h2:file:" + this.directory.resolve("invoicing") + ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE";
+		String url = "jdbc:sqlite:" + this.directory.resolve("invoicing.db");
 
 		Invoicing.poisoned = true;
 		try (ConfigurableApplicationContext service = start(url, "--batch-consumer.transport=jdbc")) {
