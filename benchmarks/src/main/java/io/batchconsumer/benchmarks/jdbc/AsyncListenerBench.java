@@ -21,16 +21,19 @@ import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.WorkerThreads;
 import io.batchconsumer.jdbc.JdbcSettings;
 import io.batchconsumer.jdbc.JdbcTransport;
 import io.batchconsumer.jdbc.SchemaInitialization;
 
 /**
- * An I/O-bound listener on platform worker threads, blocking against asynchronous: each message is
- * one call that waits {@code io} milliseconds (an HTTP call), on an H2 file with 4 queues, 8 worker
- * threads, {@code unordered}. The blocking listener sleeps on its worker; the asynchronous one
- * returns a stage that a scheduler completes after the same wait, so the worker is free at once.
- * Prints, per contender, messages per second and the most calls in flight at once.
+ * An I/O-bound listener, blocking against asynchronous: each message is one call that waits
+ * {@code io} milliseconds (an HTTP call), on an H2 file with 4 queues, {@code unordered}. The
+ * blocking listener sleeps on its worker; the asynchronous one returns a stage that a scheduler
+ * completes after the same wait, so the worker is free at once. Contenders, in turn each round:
+ * blocking and asynchronous on 8 platform workers, and on Java 21 or later blocking on
+ * {@value #VIRTUAL_THREADS} virtual workers. Prints, per contender, messages per second and the
+ * most calls in flight at once.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.jdbc.AsyncListenerBench
  * [messages] [io-millis] [rounds]} (defaults 4000, 20, 3).
@@ -40,6 +43,12 @@ import io.batchconsumer.jdbc.SchemaInitialization;
 public final class AsyncListenerBench {
 
 	private static final int THREADS = 8;
+
+	private static final int VIRTUAL_THREADS = 1_024;
+
+	/** A listener shape on a kind and number of worker threads. */
+	private record Contender(String name, boolean async, WorkerThreads threads, int threadSize) {
+	}
 
 	private AsyncListenerBench() {
 	}
@@ -53,10 +62,16 @@ public final class AsyncListenerBench {
 		config.setJdbcUrl("jdbc:h2:file:" + dir.resolve("queue").toAbsolutePath());
 		config.setMaximumPoolSize(8);
 		ScheduledExecutorService io = Executors.newSingleThreadScheduledExecutor();
+		List<Contender> contenders = new ArrayList<>(List.of(
+				new Contender("blocking", false, WorkerThreads.PLATFORM, THREADS),
+				new Contender("async", true, WorkerThreads.PLATFORM, THREADS)));
+		if (WorkerThreads.isVirtualAvailable()) {
+			contenders.add(new Contender("blocking-virtual", false, WorkerThreads.VIRTUAL, VIRTUAL_THREADS));
+		}
 		try (HikariDataSource dataSource = new HikariDataSource(config)) {
 			for (int round = 1; round <= rounds; round++) {
-				for (boolean async : new boolean[] { false, true }) {
-					run(dataSource, round, async, messages, ioMillis, io);
+				for (int i = 0; i < contenders.size(); i++) {
+					run(dataSource, round, i, contenders.get(i), messages, ioMillis, io);
 				}
 			}
 		}
@@ -65,9 +80,10 @@ public final class AsyncListenerBench {
 		}
 	}
 
-	private static void run(HikariDataSource dataSource, int round, boolean async, int messages, int ioMillis,
-			ScheduledExecutorService io) throws Exception {
-		String prefix = "ab" + round + (async ? "a" : "b") + "_";
+	private static void run(HikariDataSource dataSource, int round, int index, Contender contender, int messages,
+			int ioMillis, ScheduledExecutorService io) throws Exception {
+		boolean async = contender.async();
+		String prefix = "ab" + round + "c" + index + "_";
 		JdbcSettings settings = JdbcSettings.defaults().withTablePrefix(prefix)
 			.withInitializeSchema(SchemaInitialization.ALWAYS).withQueuesPerTopic(4).withInstanceId("bench");
 		try (JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
@@ -98,9 +114,11 @@ public final class AsyncListenerBench {
 				return BatchResult.success();
 			};
 			ContainerOptions options = ContainerOptions.builder("calls").topics("calls").group("calls")
-				.threadSize(THREADS).consumerBatchSize(1).ordering(Ordering.UNORDERED).build();
-			BatchContainer container = new BatchContainer(options, transport.createSource(options), listener,
-					transport.deadLetterSink(options));
+				.threadSize(contender.threadSize()).consumerBatchSize(1).ordering(Ordering.UNORDERED).build();
+			BatchContainer container = BatchContainer
+				.builder(options, transport.createSource(options), listener, transport.deadLetterSink(options))
+				.workerThreads(contender.threads())
+				.build();
 			long start = System.nanoTime();
 			container.start();
 			if (!done.await(10, TimeUnit.MINUTES)) {
@@ -108,8 +126,10 @@ public final class AsyncListenerBench {
 			}
 			double seconds = (System.nanoTime() - start) / 1e9;
 			container.stop();
-			System.out.printf(Locale.ROOT, "round %d %-8s %,9.0f msg/s  most in flight %,6d  (%d messages, %d ms each, %d threads)%n",
-					round, async ? "async" : "blocking", messages / seconds, most.get(), messages, ioMillis, THREADS);
+			System.out.printf(Locale.ROOT,
+					"round %d %-16s %,9.0f msg/s  most in flight %,6d  (%d messages, %d ms each, %d %s threads)%n", round,
+					contender.name(), messages / seconds, most.get(), messages, ioMillis, contender.threadSize(),
+					contender.threads().name().toLowerCase(Locale.ROOT));
 		}
 	}
 
