@@ -107,7 +107,8 @@ final class JdbcProducer implements BatchProducer {
 
 	/**
 	 * Stores every message in one transaction: the caller's, when it has one open on the
-	 * transport's {@code DataSource} ({@link CallerTransactions}), else one of its own.
+	 * transport's {@code DataSource} ({@link CallerTransactions}), else one of its own. A send that
+	 * fails in the caller's transaction marks it rollback-only.
 	 * @throws IllegalArgumentException when a payload cannot be serialized or a key is too long
 	 */
 	@Override
@@ -139,6 +140,9 @@ final class JdbcProducer implements BatchProducer {
 			return stored(topic, rows, offsets);
 		}
 		catch (SQLException ex) {
+			// The database may have rolled back the caller's earlier work already (a deadlock on H2 or
+			// MariaDB), or kept the rows of a statement before the failed one: never let it commit.
+			caller.markRollbackOnly();
 			return failed(topic, messages.size(), ex);
 		}
 	}
