@@ -133,10 +133,7 @@ final class JdbcProducer implements BatchProducer {
 			int queues = this.topics.queues(joined, topic);
 			List<Row> rows = rows(messages, queues);
 			long[] offsets = storeIn(joined, topic, rows);
-			caller.afterCommit(() -> {
-				this.topics.remember(topic, queues);
-				this.stored.accept(topic);
-			});
+			caller.afterCommit(() -> this.stored.accept(topic));
 			return stored(topic, rows, offsets);
 		}
 		catch (SQLException ex) {

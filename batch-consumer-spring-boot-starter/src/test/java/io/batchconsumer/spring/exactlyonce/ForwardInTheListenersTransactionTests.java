@@ -26,6 +26,7 @@ import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfigu
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.UnexpectedRollbackException;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -92,6 +93,32 @@ class ForwardInTheListenersTransactionTests {
 				.queryForList("SELECT payload FROM bc_message WHERE topic = 'audit'", byte[].class))
 				.map(String::new)
 				.containsExactly("committed");
+		});
+	}
+
+	/**
+	 * A nested transaction (a savepoint) creates a topic with its send and rolls back to the savepoint;
+	 * the outer transaction commits. The topic's rows went with the savepoint, so later sends must not
+	 * take its queue count from a cache and find no counter rows.
+	 */
+	@Test
+	void aTopicCreatedInASavepointThatRolledBackCanStillBeSentTo() {
+		runner("h2").withPropertyValues("batch-consumer.auto-startup=false").run((context) -> {
+			assertThat(context).hasNotFailed();
+			BatchProducer producer = context.getBean(BatchProducer.class);
+			PlatformTransactionManager manager = context.getBean(PlatformTransactionManager.class);
+			TransactionTemplate nested = new TransactionTemplate(manager);
+			nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
+			new TransactionTemplate(manager).executeWithoutResult((outer) -> nested.executeWithoutResult((status) -> {
+				assertThat(producer.sendBatch("fresh", List.of("rolled back"))).allMatch(SendResult::isStored);
+				status.setRollbackOnly();
+			}));
+			assertThat(producer.sendBatch("fresh", List.of("after"))).allSatisfy(
+					(result) -> assertThat(result.isStored()).as(String.valueOf(result.error())).isTrue());
+			assertThat(context.getBean(JdbcTemplate.class)
+				.queryForList("SELECT payload FROM bc_message WHERE topic = 'fresh'", byte[].class))
+				.map(String::new)
+				.containsExactly("after");
 		});
 	}
 
