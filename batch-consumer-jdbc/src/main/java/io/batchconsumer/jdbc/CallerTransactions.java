@@ -27,6 +27,10 @@ public interface CallerTransactions {
 			action.run();
 		}
 
+		@Override
+		public void markRollbackOnly() {
+		}
+
 	};
 
 	/**
@@ -42,5 +46,13 @@ public interface CallerTransactions {
 	 * @param action what to run
 	 */
 	void afterCommit(Runnable action);
+
+	/**
+	 * Makes sure the calling thread's transaction does not commit: a send in it failed. The database
+	 * may already have rolled the whole transaction back (a deadlock on H2 or MariaDB, which then go on
+	 * in a new one), so the sends it had reported stored are gone; a commit would keep only what
+	 * came after.
+	 */
+	void markRollbackOnly();
 
 }

@@ -107,7 +107,8 @@ final class JdbcProducer implements BatchProducer {
 
 	/**
 	 * Stores every message in one transaction: the caller's, when it has one open on the
-	 * transport's {@code DataSource} ({@link CallerTransactions}), else one of its own.
+	 * transport's {@code DataSource} ({@link CallerTransactions}), else one of its own. A send that
+	 * fails in the caller's transaction marks it rollback-only.
 	 * @throws IllegalArgumentException when a payload cannot be serialized or a key is too long
 	 */
 	@Override
@@ -132,13 +133,13 @@ final class JdbcProducer implements BatchProducer {
 			int queues = this.topics.queues(joined, topic);
 			List<Row> rows = rows(messages, queues);
 			long[] offsets = storeIn(joined, topic, rows);
-			caller.afterCommit(() -> {
-				this.topics.remember(topic, queues);
-				this.stored.accept(topic);
-			});
+			caller.afterCommit(() -> this.stored.accept(topic));
 			return stored(topic, rows, offsets);
 		}
 		catch (SQLException ex) {
+			// The database may have rolled back the caller's earlier work already (a deadlock on H2 or
+			// MariaDB), or kept the rows of a statement before the failed one: never let it commit.
+			caller.markRollbackOnly();
 			return failed(topic, messages.size(), ex);
 		}
 	}

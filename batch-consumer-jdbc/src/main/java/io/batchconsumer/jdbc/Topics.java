@@ -63,8 +63,9 @@ final class Topics {
 
 	/**
 	 * The queue count of a topic, read, and created when it does not exist yet, in the caller's open
-	 * transaction. The count is not cached (the caller may still roll back a topic it created):
-	 * the caller {@link #remember remembers} it after its commit.
+	 * transaction. The count is not cached, not even after the caller's commit: the caller may have
+	 * created the topic in a savepoint it rolled back and still committed. The topic's consumers
+	 * ({@link #queues(String)}) cache it.
 	 * @param connection the caller's transaction
 	 * @param topic the topic
 	 * @return its number of queues
@@ -78,15 +79,6 @@ final class Topics {
 		validate(topic);
 		int count = read(connection, topic);
 		return (count != 0) ? count : insert(connection, topic);
-	}
-
-	/**
-	 * Caches the queue count of a topic that a committed transaction read or created.
-	 * @param topic the topic
-	 * @param count its number of queues
-	 */
-	void remember(String topic, int count) {
-		this.queues.putIfAbsent(topic, count);
 	}
 
 	private int create(String topic) {

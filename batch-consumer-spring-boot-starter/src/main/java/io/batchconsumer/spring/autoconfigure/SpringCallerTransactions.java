@@ -55,4 +55,12 @@ final class SpringCallerTransactions implements CallerTransactions {
 		});
 	}
 
+	/** Marks the transaction's connection holder, so the transaction manager rolls back instead of committing. */
+	@Override
+	public void markRollbackOnly() {
+		if (TransactionSynchronizationManager.getResource(this.dataSource) instanceof ConnectionHolder holder) {
+			holder.setRollbackOnly();
+		}
+	}
+
 }

@@ -2,12 +2,18 @@ package io.batchconsumer.spring.exactlyonce;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,9 +26,12 @@ import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfigu
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.UnexpectedRollbackException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
@@ -85,6 +94,92 @@ class ForwardInTheListenersTransactionTests {
 				.map(String::new)
 				.containsExactly("committed");
 		});
+	}
+
+	/**
+	 * A nested transaction (a savepoint) creates a topic with its send and rolls back to the savepoint;
+	 * the outer transaction commits. The topic's rows went with the savepoint, so later sends must not
+	 * take its queue count from a cache and find no counter rows.
+	 */
+	@Test
+	void aTopicCreatedInASavepointThatRolledBackCanStillBeSentTo() {
+		runner("h2").withPropertyValues("batch-consumer.auto-startup=false").run((context) -> {
+			assertThat(context).hasNotFailed();
+			BatchProducer producer = context.getBean(BatchProducer.class);
+			PlatformTransactionManager manager = context.getBean(PlatformTransactionManager.class);
+			TransactionTemplate nested = new TransactionTemplate(manager);
+			nested.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
+			new TransactionTemplate(manager).executeWithoutResult((outer) -> nested.executeWithoutResult((status) -> {
+				assertThat(producer.sendBatch("fresh", List.of("rolled back"))).allMatch(SendResult::isStored);
+				status.setRollbackOnly();
+			}));
+			assertThat(producer.sendBatch("fresh", List.of("after"))).allSatisfy(
+					(result) -> assertThat(result.isStored()).as(String.valueOf(result.error())).isTrue());
+			assertThat(context.getBean(JdbcTemplate.class)
+				.queryForList("SELECT payload FROM bc_message WHERE topic = 'fresh'", byte[].class))
+				.map(String::new)
+				.containsExactly("after");
+		});
+	}
+
+	/**
+	 * Two transactions send one message to one queue and then one to another, in opposite orders, and
+	 * do not look at the results: H2 ends one of them for the deadlock and rolls it back whole, so its
+	 * commit must not return as if its first send were stored.
+	 */
+	@Test
+	void aTransactionWhoseSendFailedDoesNotCommit() {
+		runner("h2").withPropertyValues("batch-consumer.auto-startup=false", "batch-consumer.jdbc.queues-per-topic=2")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				BatchProducer producer = context.getBean(BatchProducer.class);
+				assertThat(producer.sendBatch("audit", List.of("topic exists"))).allMatch(SendResult::isStored);
+				TransactionTemplate transaction = new TransactionTemplate(
+						context.getBean(PlatformTransactionManager.class));
+				CyclicBarrier bothHoldOne = new CyclicBarrier(2);
+				CompletableFuture<List<SendResult>> forward = CompletableFuture
+					.supplyAsync(() -> sendBoth(transaction, producer, bothHoldOne, keyOf(0), keyOf(1)));
+				CompletableFuture<List<SendResult>> backward = CompletableFuture
+					.supplyAsync(() -> sendBoth(transaction, producer, bothHoldOne, keyOf(1), keyOf(0)));
+				int committed = 0;
+				for (CompletableFuture<List<SendResult>> sends : List.of(forward, backward)) {
+					try {
+						committed += (int) sends.get(30, TimeUnit.SECONDS).stream().filter(SendResult::isStored).count();
+					}
+					catch (ExecutionException ex) {
+						assertThat(ex).hasCauseInstanceOf(UnexpectedRollbackException.class);
+					}
+				}
+				assertThat(committed).as("one transaction commits both sends").isEqualTo(2);
+				assertThat(count(context.getBean(JdbcTemplate.class),
+						"SELECT COUNT(*) FROM bc_message WHERE topic = 'audit'"))
+					.as("stored: the first message and the sends of the transaction that committed")
+					.isEqualTo(1 + committed);
+			});
+	}
+
+	private static List<SendResult> sendBoth(TransactionTemplate transaction, BatchProducer producer,
+			CyclicBarrier afterFirst, String first, String second) {
+		return transaction.execute((status) -> {
+			List<SendResult> results = new ArrayList<>(producer.sendBatch("audit", List.of(OutgoingMessage.of(first, "1"))));
+			try {
+				afterFirst.await(10, TimeUnit.SECONDS);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+			results.addAll(producer.sendBatch("audit", List.of(OutgoingMessage.of(second, "2"))));
+			return results;
+		});
+	}
+
+	/** A key of one of two queues, as the producer maps keys. */
+	private static String keyOf(int queue) {
+		for (int i = 0;; i++) {
+			if (Math.floorMod(("k" + i).hashCode(), 2) == queue) {
+				return "k" + i;
+			}
+		}
 	}
 
 	private ApplicationContextRunner runner(String database) {
