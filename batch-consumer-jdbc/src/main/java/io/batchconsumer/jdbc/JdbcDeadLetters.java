@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import io.batchconsumer.core.BatchProducer;
 import io.batchconsumer.core.DeadLetterPage;
 import io.batchconsumer.core.DeadLetters;
 import io.batchconsumer.core.OutgoingMessage;
@@ -40,11 +39,11 @@ final class JdbcDeadLetters implements DeadLetters {
 
 	private final JdbcTables tables;
 
-	private final BatchProducer producer;
+	private final JdbcProducer producer;
 
 	private final Clock clock;
 
-	JdbcDeadLetters(Sql sql, JdbcTables tables, BatchProducer producer, Clock clock) {
+	JdbcDeadLetters(Sql sql, JdbcTables tables, JdbcProducer producer, Clock clock) {
 		this.sql = sql;
 		this.tables = tables;
 		this.producer = producer;
@@ -118,8 +117,9 @@ final class JdbcDeadLetters implements DeadLetters {
 			StoredDeadLetter deadLetter = found.get();
 			Map<String, String> headers = new HashMap<>(deadLetter.headers());
 			headers.put(REPLAYED_FROM, this.tables.deadLetter() + ":" + id);
+			// In a transaction of its own even inside a caller's: the mark below commits on its own.
 			SendResult sent = this.producer
-				.sendBatch(deadLetter.topic(), List.of(new OutgoingMessage(deadLetter.key(), headers, deadLetter.payload())))
+				.sendBatchAlone(deadLetter.topic(), List.of(new OutgoingMessage(deadLetter.key(), headers, deadLetter.payload())))
 				.get(0);
 			if (!sent.isStored()) {
 				return ReplayResult.failed(id, sent.error());

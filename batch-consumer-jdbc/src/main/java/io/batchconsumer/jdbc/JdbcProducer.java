@@ -2,6 +2,7 @@ package io.batchconsumer.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -119,20 +120,12 @@ final class JdbcProducer implements BatchProducer {
 		CallerTransactions caller = this.callerTransactions;
 		Connection joined = caller.current();
 		if (joined == null) {
-			List<Row> rows = rows(messages, this.topics.queues(topic));
-			try {
-				long[] offsets = store(topic, rows);
-				this.stored.accept(topic);
-				return stored(topic, rows, offsets);
-			}
-			catch (SQLException ex) {
-				return failed(topic, messages.size(), ex);
-			}
+			return sendBatchAlone(topic, messages);
 		}
 		try {
 			int queues = this.topics.queues(joined, topic);
 			List<Row> rows = rows(messages, queues);
-			long[] offsets = storeIn(joined, topic, rows);
+			long[] offsets = storeIn(joined, topic, queues, rows);
 			caller.afterCommit(() -> this.stored.accept(topic));
 			return stored(topic, rows, offsets);
 		}
@@ -140,6 +133,29 @@ final class JdbcProducer implements BatchProducer {
 			// The database may have rolled back the caller's earlier work already (a deadlock on H2 or
 			// MariaDB), or kept the rows of a statement before the failed one: never let it commit.
 			caller.markRollbackOnly();
+			return failed(topic, messages.size(), ex);
+		}
+	}
+
+	/**
+	 * Stores every message in a transaction of its own, whatever transaction the caller has open
+	 * (a dead-letter replay, whose mark commits on its own too).
+	 * @param topic the topic
+	 * @param messages the messages
+	 * @return a result per message
+	 * @throws IllegalArgumentException when a payload cannot be serialized or a key is too long
+	 */
+	List<SendResult> sendBatchAlone(String topic, List<?> messages) {
+		if (messages.isEmpty()) {
+			return List.of();
+		}
+		List<Row> rows = rows(messages, this.topics.queues(topic));
+		try {
+			long[] offsets = store(topic, rows);
+			this.stored.accept(topic);
+			return stored(topic, rows, offsets);
+		}
+		catch (SQLException ex) {
 			return failed(topic, messages.size(), ex);
 		}
 	}
@@ -278,20 +294,24 @@ final class JdbcProducer implements BatchProducer {
 	}
 
 	/**
-	 * Inserts messages in the caller's open transaction. A duplicate key (a queue counter behind its
-	 * stored messages) catches the counters up on the same connection and tries once more; on
-	 * PostgreSQL, where a failed statement ends the transaction, the send fails and the caller's
-	 * transaction with it.
+	 * Inserts messages in the caller's open transaction, behind a savepoint. A duplicate key (a queue
+	 * counter behind its stored messages) undoes the attempt to the savepoint (PostgreSQL would end
+	 * the whole transaction otherwise, and the other databases would keep the rows of the statements
+	 * before the failed one), catches the counters up on the same connection and tries once more.
 	 */
-	private long[] storeIn(Connection connection, String topic, List<Row> rows) throws SQLException {
+	private long[] storeIn(Connection connection, String topic, int queues, List<Row> rows) throws SQLException {
+		Savepoint savepoint = connection.setSavepoint();
 		try {
-			return insert(connection, topic, rows);
+			long[] offsets = insert(connection, topic, rows);
+			connection.releaseSavepoint(savepoint);
+			return offsets;
 		}
 		catch (SQLException ex) {
 			if (!SqlStates.isDuplicateKey(ex)) {
 				throw ex;
 			}
-			this.counters.catchUp(connection, topic, IntStream.range(0, this.topics.queues(topic)).boxed().toList());
+			connection.rollback(savepoint);
+			this.counters.catchUp(connection, topic, IntStream.range(0, queues).boxed().toList());
 			return insert(connection, topic, rows);
 		}
 	}

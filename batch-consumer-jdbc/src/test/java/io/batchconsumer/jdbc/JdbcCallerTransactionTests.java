@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.ReplayResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,6 +69,49 @@ class JdbcCallerTransactionTests {
 				.as("messages stored: the first one and each send reported stored in a committed transaction %s",
 						transactions)
 				.isEqualTo(1 + committed);
+		});
+	}
+
+	/**
+	 * A dead-letter replay called inside a transaction of the caller that then rolls back: the replay
+	 * sends in a transaction of its own, as its mark commits on its own, so a letter marked replayed
+	 * is in its topic. Joining the caller's transaction, the replayed message was rolled back while
+	 * the letter stayed marked replayed.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = "H2")
+	void aReplayInsideACallersTransactionThatRollsBackKeepsTheMessageItMarked(TestDatabases.Kind kind)
+			throws Exception {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(QUEUES);
+		TestDatabases.withTransport(kind, this.dir, 4, settings, (dataSource, transport) -> {
+			try (Connection connection = dataSource.getConnection()) {
+				connection.createStatement().executeUpdate("INSERT INTO " + settings.tablePrefix() + "dead_letter"
+						+ " (group_id, topic, queue_id, msg_offset, msg_key, headers, payload, attempts, error_class,"
+						+ " error_message, created_at) VALUES ('billing', 'payments', 0, 7, 'k', '', X'6869', 3,"
+						+ " 'java.lang.IllegalStateException', 'failed', 0)");
+			}
+			String id = transport.storedDeadLetters().list("billing", List.of("payments"), 0, 10).deadLetters().get(0).id();
+			ThreadTransactions caller = new ThreadTransactions();
+			transport.joinCallerTransactions(caller);
+			try (Connection transaction = dataSource.getConnection()) {
+				transaction.setAutoCommit(false);
+				caller.connection.set(transaction);
+				try {
+					assertThat(transport.storedDeadLetters().replay("billing", List.of("payments"), List.of(id)))
+						.extracting(ReplayResult::outcome)
+						.containsExactly(ReplayResult.Outcome.REPLAYED);
+				}
+				finally {
+					caller.connection.remove();
+					transaction.rollback();
+				}
+			}
+			assertThat(transport.storedDeadLetters().show("billing", List.of("payments"), id).orElseThrow().replayedAt())
+				.isNotNull();
+			assertThat(TestDatabases.count(dataSource,
+					"SELECT COUNT(*) FROM " + settings.tablePrefix() + "message WHERE topic = 'payments'"))
+				.as("the replayed message of a letter marked replayed")
+				.isEqualTo(1);
 		});
 	}
 

@@ -74,6 +74,46 @@ class JdbcCounterBehindTests {
 	}
 
 	/**
+	 * The same inside a transaction of the caller ({@link CallerTransactions}): the producer catches
+	 * the counter up on the caller's connection and stores after the rows, and the caller's
+	 * transaction commits. On PostgreSQL the failed insert ends the transaction unless it is undone
+	 * to a savepoint first: the send then failed, and the caller's transaction with it.
+	 */
+	@ParameterizedTest
+	@EnumSource(TestDatabases.Kind.class)
+	void aSendInTheCallersTransactionToAQueueWhoseCounterIsBehindIsStoredAfterThem(TestDatabases.Kind kind)
+			throws SQLException {
+		withCounterBehind(kind, (dataSource, transport, tables) -> {
+			try (Connection transaction = dataSource.getConnection()) {
+				transaction.setAutoCommit(false);
+				transport.joinCallerTransactions(new CallerTransactions() {
+
+					@Override
+					public Connection current() {
+						return transaction;
+					}
+
+					@Override
+					public void afterCommit(Runnable action) {
+					}
+
+					@Override
+					public void markRollbackOnly() {
+					}
+
+				});
+				List<SendResult> results = transport.producer().sendBatch("t", List.of("d", "e"));
+				transaction.commit();
+
+				assertThat(results).as("stored after the left-over rows").allMatch(SendResult::isStored);
+				assertThat(results).extracting(SendResult::offset).containsExactly(5L, 6L);
+			}
+			assertThat(TestDatabases.count(dataSource, "SELECT COUNT(DISTINCT msg_offset) FROM " + tables.message()))
+				.isEqualTo(7);
+		});
+	}
+
+	/**
 	 * One queue holding offsets 0 to 2 sent normally and 3 and 4 left over: its counter hands out 3.
 	 */
 	private void withCounterBehind(TestDatabases.Kind kind, Check check) throws SQLException {
