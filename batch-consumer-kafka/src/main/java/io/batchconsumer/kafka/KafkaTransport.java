@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -208,6 +209,15 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 					+ "', which consumes through a consumer group, not a share group");
 		}
 		Map<String, Object> config = KafkaConfigs.consumer(this.clientProperties, options, this.instanceId);
+		Object staticMember = config.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+		if (staticMember != null && options.mode() != ConsumptionMode.BROADCAST) {
+			return new RejoiningSource(() -> consumerSource(options, config),
+					"listener '" + options.id() + "' (group.instance.id " + staticMember + ")");
+		}
+		return consumerSource(options, config);
+	}
+
+	private MessageSource consumerSource(ContainerOptions options, Map<String, Object> config) {
 		KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
 				new ByteArrayDeserializer());
 		return new KafkaMessageSource(options, consumer, options.deadLetterEnabled() ? deadLetterSink(options) : null,
