@@ -30,6 +30,14 @@ final class BrokerSilence {
 
 	private static final Duration MINIMUM_LIMIT = Duration.ofSeconds(8);
 
+	/**
+	 * The limit for a share-group source: twice the broker's default share heartbeat interval
+	 * ({@code group.share.heartbeat.interval.ms}, 5 s), which the group, not the client, decides.
+	 * Each of its share consumers heartbeats on its own, so the source hears from a broker several
+	 * times per interval even while every record is being worked and no consumer fetches.
+	 */
+	static final Duration SHARE_LIMIT = Duration.ofSeconds(10);
+
 	private final long limitNanos;
 
 	/** The consumer's total of responses received, once found; {@code null} before. */
@@ -84,11 +92,22 @@ final class BrokerSilence {
 	 * @throws SourceUnavailableException when no broker answered for the limit
 	 */
 	void check(Consumer<?, ?> consumer, long nowNanos) {
-		Metric metric = responses(consumer);
-		if (metric == null) {
+		if (this.responses == null) {
+			this.responses = responses(consumer.metrics());
+		}
+		if (this.responses == null) {
 			return; // a consumer without network metrics (a mock): nothing to judge by
 		}
-		double total = ((Number) metric.metricValue()).doubleValue();
+		check(((Number) this.responses.metricValue()).doubleValue(), nowNanos);
+	}
+
+	/**
+	 * Checks, after a poll that returned nothing, whether the responses received moved lately.
+	 * @param total the responses received so far by every client of the source
+	 * @param nowNanos {@link System#nanoTime()}
+	 * @throws SourceUnavailableException when the total did not move for the limit
+	 */
+	void check(double total, long nowNanos) {
 		if (total != this.lastResponses) {
 			this.lastResponses = total;
 			this.lastHeardNanos = nowNanos;
@@ -103,17 +122,21 @@ final class BrokerSilence {
 		}
 	}
 
-	private Metric responses(Consumer<?, ?> consumer) {
-		if (this.responses == null) {
-			for (Map.Entry<MetricName, ? extends Metric> entry : consumer.metrics().entrySet()) {
-				MetricName name = entry.getKey();
-				if (name.name().equals("response-total") && name.group().equals("consumer-metrics")) {
-					this.responses = entry.getValue();
-					break;
-				}
+	/**
+	 * A client's total of responses received ({@code response-total} of its network metrics: group
+	 * {@code consumer-metrics}, or {@code consumer-share-metrics} for a share consumer).
+	 * @param metrics the client's metrics
+	 * @return the metric, or {@code null} when the client has none (a mock)
+	 */
+	static Metric responses(Map<MetricName, ? extends Metric> metrics) {
+		for (Map.Entry<MetricName, ? extends Metric> entry : metrics.entrySet()) {
+			MetricName name = entry.getKey();
+			if (name.name().equals("response-total")
+					&& (name.group().equals("consumer-metrics") || name.group().equals("consumer-share-metrics"))) {
+				return entry.getValue();
 			}
 		}
-		return this.responses;
+		return null;
 	}
 
 }

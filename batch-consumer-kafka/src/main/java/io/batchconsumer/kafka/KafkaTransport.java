@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -114,8 +115,14 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	/** Which listeners consume through a share group; set before the first source is made. */
 	private volatile Predicate<String> shareGroups = (id) -> false;
 
+	/** Where each share-group listener's group starts ({@code share.auto.offset.reset}), or {@code null}. */
+	private volatile Function<String, String> shareAutoOffsetReset = (id) -> null;
+
 	/** The dead-letter marks of each share-group container, by container id. */
 	private final Map<String, ShareOutcomes> shareOutcomes = new ConcurrentHashMap<>();
+
+	/** What each share-group listener did with its records, by listener id; kept across restarts. */
+	private final Map<String, ShareGroupStatistics> shareStatistics = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a transport that sends {@code byte[]} and {@code String} payloads only.
@@ -169,6 +176,20 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	}
 
 	/**
+	 * Chooses where the share group of a listener starts reading a partition it has not read yet:
+	 * the group config {@code share.auto.offset.reset} ({@code latest}, Kafka's default,
+	 * {@code earliest}, or {@code by_duration:<ISO-8601 duration>}), set on the group through the
+	 * admin client before the container's share consumers subscribe. Call it before any source is
+	 * created.
+	 * @param byListenerId the value for a listener id, or {@code null} to leave the group's config as it is
+	 * @return this transport
+	 */
+	public KafkaTransport shareAutoOffsetReset(Function<String, String> byListenerId) {
+		this.shareAutoOffsetReset = Objects.requireNonNull(byListenerId, "byListenerId");
+		return this;
+	}
+
+	/**
 	 * Whether the listener of this id consumes through a share group.
 	 * @param listenerId the container id
 	 * @return whether it does
@@ -179,10 +200,24 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 
 	@Override
 	public MessageSource createSource(ContainerOptions options) {
+		String reset = this.shareAutoOffsetReset.apply(options.id());
 		if (usesShareGroup(options.id())) {
-			return createShareSource(options);
+			return createShareSource(options, reset);
+		}
+		if (reset != null) {
+			throw new IllegalArgumentException("share.auto.offset.reset is given for listener '" + options.id()
+					+ "', which consumes through a consumer group, not a share group");
 		}
 		Map<String, Object> config = KafkaConfigs.consumer(this.clientProperties, options, this.instanceId);
+		Object staticMember = config.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+		if (staticMember != null && options.mode() != ConsumptionMode.BROADCAST) {
+			return new RejoiningSource(() -> consumerSource(options, config),
+					"listener '" + options.id() + "' (group.instance.id " + staticMember + ")");
+		}
+		return consumerSource(options, config);
+	}
+
+	private MessageSource consumerSource(ContainerOptions options, Map<String, Object> config) {
 		KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
 				new ByteArrayDeserializer());
 		return new KafkaMessageSource(options, consumer, options.deadLetterEnabled() ? deadLetterSink(options) : null,
@@ -195,8 +230,9 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	 * @throws io.batchconsumer.core.InvalidOptionException naming ordering or mode when the
 	 * container asks for an order or broadcast, which a share group cannot give, and naming delay,
 	 * retry.blocking-limit or consumer-batch-min-size when messages would wait in the buffer
+	 * @throws IllegalArgumentException when the share.auto.offset.reset given is not one Kafka takes
 	 */
-	private MessageSource createShareSource(ContainerOptions options) {
+	private MessageSource createShareSource(ContainerOptions options, String autoOffsetReset) {
 		if (options.ordering() != Ordering.UNORDERED) {
 			throw OptionDescriptor.ORDERING.invalid("is " + options.ordering().name().toLowerCase(Locale.ROOT)
 					+ " for listener '" + options.id() + "', which consumes through a Kafka share group: a share "
@@ -208,11 +244,22 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 					+ "through a Kafka share group: a share group gives each record to one member; use clustering");
 		}
 		refuseHeldBack(options);
+		ShareGroupStart start = null;
+		if (autoOffsetReset != null) {
+			try {
+				start = new ShareGroupStart(options.group(), ShareGroupStart.checked(autoOffsetReset), this.clients::admin);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException(ShareGroupStart.CONFIG + " of listener '" + options.id() + "' "
+						+ ex.getMessage(), ex);
+			}
+		}
+		ShareGroupStatistics statistics = shareGroupStatistics(options.id());
 		List<ShareLane> lanes = new ArrayList<>();
 		try {
 			for (int lane = 0; lane < SHARE_LANES; lane++) {
 				lanes.add(new ShareLane(new KafkaShareConsumer<>(KafkaConfigs.share(this.clientProperties, options, lane),
-						new StringDeserializer(), new ByteArrayDeserializer())));
+						new StringDeserializer(), new ByteArrayDeserializer()), statistics, lane));
 			}
 		}
 		catch (RuntimeException ex) {
@@ -220,7 +267,19 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 			throw ex;
 		}
 		return new ShareGroupSource(options, lanes, shareOutcomes(options),
-				() -> origin() + "/share:" + options.group());
+				() -> origin() + "/share:" + options.group(),
+				new ShareGroupLag(options.group(), this.clients::admin, statistics), start);
+	}
+
+	/**
+	 * What the share-group listener of this id did with its records: acquisitions, the records each
+	 * share consumer holds, acknowledgements by kind and the group's lag (the starter's
+	 * {@code batch.consumer.share.*} meters). The same object for the life of this transport.
+	 * @param listenerId the container id of a listener that {@link #usesShareGroup uses a share group}
+	 * @return its statistics, all zero before its container started
+	 */
+	public ShareGroupStatistics shareGroupStatistics(String listenerId) {
+		return this.shareStatistics.computeIfAbsent(listenerId, (id) -> new ShareGroupStatistics(SHARE_LANES));
 	}
 
 	/**

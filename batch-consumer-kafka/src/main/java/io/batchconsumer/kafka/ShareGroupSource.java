@@ -75,6 +75,16 @@ public final class ShareGroupSource implements MessageSource {
 
 	private final Supplier<String> origin;
 
+	private final BrokerSilence silence;
+
+	private final ShareGroupLag lag;
+
+	/** The group config to set before the lanes subscribe, or {@code null}; cleared once set. */
+	private ShareGroupStart start;
+
+	/** The topics to subscribe the lanes to at the next poll, or {@code null} once they are. */
+	private List<String> topics;
+
 	/** Per partition, the deliveries handed to the engine and not acknowledged, in engine-offset order. */
 	private final Map<TopicPartition, ArrayDeque<ShareDelivery>> handedOut = new HashMap<>();
 
@@ -93,11 +103,15 @@ public final class ShareGroupSource implements MessageSource {
 
 	private int nextLane;
 
-	ShareGroupSource(ContainerOptions options, List<ShareLane> lanes, ShareOutcomes outcomes, Supplier<String> origin) {
+	ShareGroupSource(ContainerOptions options, List<ShareLane> lanes, ShareOutcomes outcomes, Supplier<String> origin,
+			ShareGroupLag lag, ShareGroupStart start) {
 		this.options = options;
+		this.start = start;
 		this.lanes = List.copyOf(lanes);
 		this.outcomes = outcomes;
 		this.origin = origin;
+		this.lag = lag;
+		this.silence = new BrokerSilence(BrokerSilence.SHARE_LIMIT, System.nanoTime());
 	}
 
 	@Override
@@ -108,13 +122,31 @@ public final class ShareGroupSource implements MessageSource {
 	@Override
 	public void subscribe(Collection<String> topics, RebalanceListener listener) {
 		this.listener = listener;
-		List<String> list = List.copyOf(new LinkedHashSet<>(topics));
+		this.topics = List.copyOf(new LinkedHashSet<>(topics));
+	}
+
+	/**
+	 * Sets where the group starts, if asked, then subscribes the lanes: a member that fetched
+	 * before the group config was set could start the group's partitions at the broker's default.
+	 * @throws io.batchconsumer.core.spi.SourceUnavailableException when the broker did not take the config
+	 */
+	private void subscribeLanes() {
+		if (this.start != null) {
+			this.start.apply();
+			logger.info("Listener '{}': set {} on share group '{}'", this.options.id(), this.start, this.options.group());
+			this.start = null;
+		}
+		List<String> list = this.topics;
 		this.lanes.forEach((lane) -> lane.subscribe(list));
+		this.topics = null;
 	}
 
 	@Override
 	public List<Message<byte[]>> poll(Duration timeout) {
 		this.owner = Thread.currentThread();
+		if (this.topics != null) {
+			subscribeLanes();
+		}
 		long now = System.nanoTime();
 		this.lanes.forEach((lane) -> lane.renewIfDue(now));
 		boolean fetchPaused = !this.paused.isEmpty();
@@ -132,7 +164,31 @@ public final class ShareGroupSource implements MessageSource {
 		catch (WakeupException ex) {
 			// Woken to dispatch or commit: return what there is.
 		}
+		checkBrokers(messages.isEmpty());
 		return messages;
+	}
+
+	/**
+	 * Tells a broker outage from a quiet topic, as the consumer-group source does: a share consumer
+	 * too rides out an unreachable cluster silently. Reports an outage with a
+	 * {@link io.batchconsumer.core.spi.SourceUnavailableException} when no lane heard from a broker
+	 * for {@link BrokerSilence#SHARE_LIMIT}; asks for the group's lag when due.
+	 */
+	private void checkBrokers(boolean nothing) {
+		long now = System.nanoTime();
+		if (!nothing) {
+			this.silence.heard(now);
+		}
+		else {
+			double responses = 0;
+			for (ShareLane lane : this.lanes) {
+				responses += lane.responsesReceived();
+			}
+			this.silence.check(responses, now);
+		}
+		if (!this.silence.isSilent()) {
+			this.lag.refreshIfDue(now);
+		}
 	}
 
 	/** Blocks in one lane that may fetch new records, or parks when none may, until the timeout or a wakeup. */
@@ -234,16 +290,21 @@ public final class ShareGroupSource implements MessageSource {
 		for (ShareLane lane : touched) {
 			Map<TopicIdPartition, KafkaException> failed;
 			try {
-				failed = lane.commitSync(KafkaMessageSource.COMMIT_TIMEOUT);
+				failed = lane.commitSync(commitTimeout());
 			}
 			catch (WakeupException ex) {
-				failed = lane.commitSync(KafkaMessageSource.COMMIT_TIMEOUT);
+				failed = lane.commitSync(commitTimeout());
 			}
 			if (!failed.isEmpty()) {
 				logger.warn("Listener '{}': the broker refused acknowledgements of {}; those records will be "
 						+ "delivered again", this.options.id(), failed);
 			}
 		}
+	}
+
+	/** While no broker answers, a commit would only wait out its timeout: the records come back anyway. */
+	private Duration commitTimeout() {
+		return this.silence.isSilent() ? KafkaMessageSource.SILENT_TIMEOUT : KafkaMessageSource.COMMIT_TIMEOUT;
 	}
 
 	@Override
@@ -291,7 +352,7 @@ public final class ShareGroupSource implements MessageSource {
 		RuntimeException failure = null;
 		for (ShareLane lane : this.lanes) {
 			try {
-				lane.close();
+				lane.close(this.silence.isSilent() ? KafkaMessageSource.SILENT_TIMEOUT : Duration.ofSeconds(5));
 			}
 			catch (RuntimeException ex) {
 				failure = (failure == null) ? ex : failure;

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -40,6 +41,13 @@ final class ShareLane implements AutoCloseable {
 
 	private final ShareConsumer<String, byte[]> consumer;
 
+	private final ShareGroupStatistics statistics;
+
+	private final int number;
+
+	/** The consumer's total of responses received, once found; {@code null} before. */
+	private Metric responses;
+
 	/** The records of this lane not acknowledged for good, by partition and Kafka offset. */
 	private final Map<TopicPartition, Map<Long, ShareDelivery>> deliveries = new HashMap<>();
 
@@ -52,8 +60,16 @@ final class ShareLane implements AutoCloseable {
 	/** When the records in flight were acquired or last renewed. */
 	private long acquiredNanos;
 
-	ShareLane(ShareConsumer<String, byte[]> consumer) {
+	/**
+	 * A lane on this consumer.
+	 * @param consumer the share consumer, in explicit acknowledgement mode
+	 * @param statistics where the lane counts its acquisitions and acknowledgements
+	 * @param number the lane's number in its source, from 0
+	 */
+	ShareLane(ShareConsumer<String, byte[]> consumer, ShareGroupStatistics statistics, int number) {
 		this.consumer = consumer;
+		this.statistics = statistics;
+		this.number = number;
 	}
 
 	void subscribe(List<String> topics) {
@@ -109,6 +125,8 @@ final class ShareLane implements AutoCloseable {
 			this.inFlight++;
 			added.add(delivery);
 		}
+		this.statistics.acquired(added.size());
+		publishHeld();
 		return added;
 	}
 
@@ -125,6 +143,7 @@ final class ShareLane implements AutoCloseable {
 		}
 		this.inFlight--;
 		acknowledgeNow(delivery, type);
+		publishHeld();
 	}
 
 	private void acknowledgeNow(ShareDelivery delivery, AcknowledgeType type) {
@@ -135,6 +154,7 @@ final class ShareLane implements AutoCloseable {
 		}
 		try {
 			this.consumer.acknowledge(record, type);
+			this.statistics.acknowledged(type);
 		}
 		catch (IllegalStateException ex) {
 			// The client no longer holds it (its lock ended or a renewal was refused): the broker
@@ -167,11 +187,27 @@ final class ShareLane implements AutoCloseable {
 					delivery.renew();
 					this.inFlight--;
 					this.renewing++;
+					this.statistics.acknowledged(AcknowledgeType.RENEW);
 				}
 			}
 		}
 		this.acquiredNanos = now;
 		return true;
+	}
+
+	private void publishHeld() {
+		this.statistics.held(this.number, this.inFlight + this.renewing);
+	}
+
+	/**
+	 * The consumer's total of responses received from brokers, for telling an outage from a quiet topic.
+	 * @return the total, or 0 when the consumer has no network metrics
+	 */
+	double responsesReceived() {
+		if (this.responses == null) {
+			this.responses = BrokerSilence.responses(this.consumer.metrics());
+		}
+		return (this.responses != null) ? ((Number) this.responses.metricValue()).doubleValue() : 0;
 	}
 
 	/** Nanoseconds until the records in flight are due for renewal, or {@code Long.MAX_VALUE}. */
@@ -208,6 +244,14 @@ final class ShareLane implements AutoCloseable {
 	/** Releases what is in flight, so that other members get it at once, and closes the consumer. */
 	@Override
 	public void close() {
+		close(Duration.ofSeconds(5));
+	}
+
+	/**
+	 * Releases what is in flight and closes the consumer, waiting at most this long for the broker.
+	 * @param timeout the longest wait
+	 */
+	void close(Duration timeout) {
 		for (Map<Long, ShareDelivery> ofPartition : this.deliveries.values()) {
 			for (ShareDelivery delivery : List.copyOf(ofPartition.values())) {
 				if (!delivery.renewing()) {
@@ -215,7 +259,8 @@ final class ShareLane implements AutoCloseable {
 				}
 			}
 		}
-		this.consumer.close(Duration.ofSeconds(5));
+		this.statistics.held(this.number, 0);
+		this.consumer.close(timeout);
 	}
 
 }

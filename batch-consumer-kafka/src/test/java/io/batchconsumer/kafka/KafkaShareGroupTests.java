@@ -49,7 +49,12 @@ class KafkaShareGroupTests {
 
 	@BeforeAll
 	static void startTransport() {
-		transport = new KafkaTransport(broker.clientProperties()).shareGroups((id) -> id.startsWith("share-"));
+		transport = new KafkaTransport(broker.clientProperties()).shareGroups((id) -> id.startsWith("share-"))
+			.shareAutoOffsetReset((id) -> switch (id) {
+				case "share-early" -> "Earliest";
+				case "share-bad-reset" -> "soonest";
+				default -> null;
+			});
 		admin = Admin.create(broker.clientProperties());
 	}
 
@@ -203,6 +208,73 @@ class KafkaShareGroupTests {
 			assertThat(seen.get(i)).as("deliveries of record %d", i).isEqualTo(1);
 		}
 		assertThat(attempts).containsOnly(1);
+		assertThat(transport.shareGroupStatistics("share-slow").renewed()).as("locks renewed").isPositive();
+	}
+
+	@Test
+	void statisticsCountAcquisitionsAndAcknowledgementsByKindAndTheBrokerTellsTheGroupsLag() throws Exception {
+		String topic = "share-counted";
+		broker.createTopic(topic, 1);
+		shareGroup("share-counted", Duration.ofSeconds(30));
+		broker.fill(topic, 1, 20, (i) -> (i == 3) ? "poison-3" : "payload-" + i);
+		ShareGroupStatistics statistics = transport.shareGroupStatistics("share-counted");
+		io.batchconsumer.core.TopicPartition partition = new io.batchconsumer.core.TopicPartition(topic, 0);
+		BatchContainer container = start(options("share-counted", topic, "share-counted").retryMaxAttempts(1).build(),
+				(slice) -> {
+					List<Message<byte[]>> poison = slice.stream()
+						.filter((message) -> new String(message.payload(), StandardCharsets.UTF_8).startsWith("poison"))
+						.toList();
+					return poison.isEmpty() ? BatchResult.success()
+							: BatchResult.failed(poison, new IllegalStateException("indigestible"));
+				});
+		try {
+			await().atMost(Duration.ofSeconds(30)).until(() -> statistics.accepted() == 19 && statistics.rejected() == 1);
+			assertThat(statistics.acquired()).isEqualTo(20);
+			assertThat(statistics.released()).isZero();
+			assertThat(statistics.lanes()).isEqualTo(KafkaTransport.SHARE_LANES);
+			for (int lane = 0; lane < statistics.lanes(); lane++) {
+				assertThat(statistics.held(lane)).as("records held by lane %d", lane).isZero();
+			}
+			// Asked for every 5 s: the first answer may predate the acknowledgements.
+			await().atMost(Duration.ofSeconds(15)).until(() -> Long.valueOf(0).equals(statistics.lag().get(partition)));
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+	}
+
+	@Test
+	void aShareGroupSetToStartAtTheEarliestGetsRecordsProducedBeforeItStarted() throws Exception {
+		String topic = "share-early";
+		broker.createTopic(topic, 1);
+		broker.fill(topic, 1, 30, (i) -> "payload-" + i);
+		AtomicIntegerArray seen = new AtomicIntegerArray(30);
+		AtomicLong processed = new AtomicLong();
+		BatchContainer container = start(options("share-early", topic, "share-early").build(), (slice) -> {
+			slice.forEach((message) -> seen.incrementAndGet(index(message)));
+			processed.addAndGet(slice.size());
+			return BatchResult.success();
+		});
+		try {
+			await().atMost(Duration.ofSeconds(20)).until(() -> processed.get() >= 30);
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+		for (int i = 0; i < 30; i++) {
+			assertThat(seen.get(i)).as("deliveries of record %d", i).isEqualTo(1);
+		}
+		ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, "share-early");
+		assertThat(admin.describeConfigs(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group)
+			.get("share.auto.offset.reset").value()).isEqualTo("earliest");
+	}
+
+	@Test
+	void aShareAutoOffsetResetKafkaWouldRefuseIsRefusedNamingIt() {
+		ContainerOptions options = options("share-bad-reset", "share-bad-reset", "share-bad-reset").build();
+		assertThatThrownBy(() -> transport.createSource(options)).isInstanceOf(IllegalArgumentException.class)
+			.hasMessage("share.auto.offset.reset of listener 'share-bad-reset' must be 'earliest', 'latest' or "
+					+ "'by_duration:<ISO-8601 duration>' (such as by_duration:PT1H) but was 'soonest'");
 	}
 
 	@Test

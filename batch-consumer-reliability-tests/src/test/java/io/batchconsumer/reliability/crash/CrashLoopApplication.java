@@ -19,7 +19,7 @@ import io.batchconsumer.spring.annotation.BatchListener;
 
 /**
  * The consumer that the crash-loop tests run in a process of its own and kill with SIGKILL: a
- * {@code @BatchListener} on topic {@code crash} that records every message it processes in the
+ * {@code @BatchListener} on topic {@code crash} (or {@code crash.topic}) that records every message it processes in the
  * {@code processed} table of the same database, in its own transaction, before it returns (with
  * {@code batch-consumer.processing=exactly-once}: in the delivery's transaction, which also marks
  * the messages complete). The table has no unique key, so a message processed twice leaves two rows.
@@ -37,7 +37,7 @@ import io.batchconsumer.spring.annotation.BatchListener;
 @Import(CrashLoopApplication.Recorder.class)
 public class CrashLoopApplication {
 
-	/** The listener id, topic and group. */
+	/** The listener id, and the topic and group unless {@code crash.topic} names another. */
 	public static final String TOPIC = "crash";
 
 	/**
@@ -76,7 +76,7 @@ public class CrashLoopApplication {
 			this.failEvery = failEvery;
 		}
 
-		@BatchListener(id = TOPIC, topics = TOPIC)
+		@BatchListener(id = TOPIC, topics = "${crash.topic:" + TOPIC + "}")
 		BatchResult onMessages(List<Message<String>> messages) throws SQLException {
 			List<Message<String>> failing = messages.stream().filter(this::failsNow).toList();
 			List<Message<String>> passing = messages.stream().filter((message) -> !failsNow(message)).toList();

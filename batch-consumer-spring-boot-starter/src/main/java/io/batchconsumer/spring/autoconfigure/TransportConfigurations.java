@@ -124,8 +124,10 @@ final class TransportConfigurations {
 			if (groupProtocol != null) {
 				consumer.put("group.protocol", groupProtocol);
 			}
-			return new KafkaTransport(consumer, producer, converter::write).shareGroups((id) -> Boolean
-				.parseBoolean(environment.getProperty(ListenerPrefix.of(id) + KafkaTransportProperties.SHARE_GROUP)));
+			return new KafkaTransport(consumer, producer, converter::write)
+				.shareGroups((id) -> Boolean
+					.parseBoolean(environment.getProperty(ListenerPrefix.of(id) + KafkaTransportProperties.SHARE_GROUP)))
+				.shareAutoOffsetReset((id) -> KafkaTransportProperties.shareAutoOffsetReset(environment, id));
 		}
 
 	}

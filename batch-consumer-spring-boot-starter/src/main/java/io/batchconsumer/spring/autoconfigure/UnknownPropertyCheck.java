@@ -180,7 +180,8 @@ final class UnknownPropertyCheck implements SmartLifecycle {
 
 	private static List<String> listenerKeys() {
 		// Transport settings a listener may override that are not engine options.
-		List<String> keys = new ArrayList<>(List.of("rocketmq.selector", KafkaTransportProperties.SHARE_GROUP));
+		List<String> keys = new ArrayList<>(List.of("rocketmq.selector", KafkaTransportProperties.SHARE_GROUP,
+				KafkaTransportProperties.SHARE_AUTO_OFFSET_RESET));
 		for (OptionDescriptor<?> option : OptionCatalog.all()) {
 			if (option.isSettableAt(Level.LISTENER)) {
 				keys.add(option.key());

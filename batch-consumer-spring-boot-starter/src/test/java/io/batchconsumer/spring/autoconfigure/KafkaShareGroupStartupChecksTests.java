@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a listener on a Kafka share group ({@code batch-consumer.listeners.<id>.kafka.share-group})
- * refuses at start-up, naming the properties: key or partition ordering and exactly-once
- * processing. No broker is asked (the containers do not start).
+ * refuses at start-up, naming the properties: key or partition ordering, exactly-once
+ * processing, and a {@code kafka.share-auto-offset-reset} Kafka would refuse or on a consumer group. No broker is asked (the containers do not start).
  */
 class KafkaShareGroupStartupChecksTests {
 
@@ -65,6 +65,31 @@ class KafkaShareGroupStartupChecksTests {
 				.rootCause()
 				.hasMessageStartingWith("batch-consumer.listeners.thumbs.processing is exactly-once, but listener "
 						+ "'thumbs' consumes through a Kafka share group (kafka.share-group)"));
+	}
+
+	@Test
+	void aShareAutoOffsetResetKafkaWouldRefuseFailsStartUpNamingTheProperty() {
+		this.runner
+			.withPropertyValues("batch-consumer.listeners.thumbs.ordering=unordered",
+					"batch-consumer.listeners.thumbs.kafka.share-auto-offset-reset=soonest")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("batch-consumer.listeners.thumbs.kafka.share-auto-offset-reset must be 'earliest', "
+						+ "'latest' or 'by_duration:<ISO-8601 duration>' but was 'soonest'"));
+	}
+
+	@Test
+	void aShareAutoOffsetResetOnAConsumerGroupListenerFailsStartUpNamingBothProperties() {
+		this.runner
+			.withPropertyValues("batch-consumer.listeners.thumbs.kafka.share-group=false",
+					"batch-consumer.listeners.thumbs.kafka.share-auto-offset-reset=earliest")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageStartingWith("batch-consumer.listeners.thumbs.kafka.share-auto-offset-reset is 'earliest', "
+						+ "but listener 'thumbs' consumes through a consumer group: it applies to a share group only "
+						+ "(batch-consumer.listeners.thumbs.kafka.share-group=true)"));
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -4,14 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,7 +25,6 @@ import io.batchconsumer.kafka.KafkaTransport;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 import io.batchconsumer.spring.testing.Event;
-import io.batchconsumer.testsupport.SharedKafka;
 import io.batchconsumer.testsupport.SharedKafkaBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,31 +33,20 @@ import static org.awaitility.Awaitility.await;
 /**
  * A {@code @BatchListener} on a Kafka share group, configured by properties only
  * ({@code batch-consumer.listeners.<id>.kafka.share-group}): JSON events sent in batches to one
- * partition arrive once, and the container's statistics count them.
+ * partition arrive once, and the container's statistics and the {@code batch.consumer.share.*}
+ * meters count them. The group starts at the earliest record
+ * ({@code kafka.share-auto-offset-reset}).
  */
 @SharedKafkaBroker(partitions = 1, topics = "shared-events")
 @SpringBootTest(properties = { "spring.application.name=share-tests", "batch-consumer.transport=kafka",
 		"batch-consumer.commit.interval=50ms", "batch-consumer.shutdown-timeout=10s",
 		"batch-consumer.listeners.shared.kafka.share-group=true",
-		"batch-consumer.listeners.shared.ordering=unordered" })
+		"batch-consumer.listeners.shared.ordering=unordered",
+		"batch-consumer.listeners.shared.kafka.share-auto-offset-reset=earliest" })
 @Tag("integration")
 class ShareGroupKafkaTests {
 
 	private static final int EVENTS = 2_000;
-
-	static {
-		// The group starts at the earliest record: before the context, so before the first fetch.
-		try (Admin admin = Admin.create(SharedKafka.instance().clientProperties())) {
-			admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, "share-tests"),
-					List.of(new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"),
-							AlterConfigOp.OpType.SET))))
-				.all()
-				.get(30, TimeUnit.SECONDS);
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
 
 	@Autowired
 	private BatchProducer producer;
@@ -75,6 +59,9 @@ class ShareGroupKafkaTests {
 
 	@Autowired
 	private Events events;
+
+	@Autowired
+	private MeterRegistry meters;
 
 	@Test
 	void everyEventArrivesOnceThroughTheShareGroupAndIsCounted() {
@@ -90,6 +77,15 @@ class ShareGroupKafkaTests {
 		BatchContainer container = this.registry.getContainer("shared");
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(container.stats().messagesSucceeded()).isEqualTo(EVENTS));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(this.meters
+			.get("batch.consumer.share.acknowledgements").tags("listener", "shared", "type", "accept").functionCounter()
+			.count()).isEqualTo(EVENTS));
+		assertThat(this.meters.get("batch.consumer.share.records.acquired").tags("listener", "shared")
+			.functionCounter().count()).isEqualTo(EVENTS);
+		assertThat(this.meters.get("batch.consumer.share.acknowledgements").tags("type", "reject").functionCounter()
+			.count()).isZero();
+		assertThat(this.meters.get("batch.consumer.share.records.held").tags("listener", "shared").gauges()).hasSize(4);
+		assertThat(this.meters.get("batch.consumer.share.lag").tags("listener", "shared").gauge()).isNotNull();
 	}
 
 	@SpringBootConfiguration

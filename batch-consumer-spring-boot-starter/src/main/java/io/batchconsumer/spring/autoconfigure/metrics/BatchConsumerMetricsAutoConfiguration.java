@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import io.batchconsumer.spring.autoconfigure.BatchConsumerAutoConfiguration;
 import io.batchconsumer.spring.autoconfigure.BatchConsumerProperties;
@@ -57,6 +58,29 @@ public final class BatchConsumerMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	SliceTimers batchConsumerSliceTimers(MeterRegistry meterRegistry, BatchConsumerProperties properties) {
 		return new SliceTimers(meterRegistry, properties.getMetrics().isPerPartition());
+	}
+
+	/**
+	 * The {@code batch.consumer.share.*} meters of listeners on a Kafka share group, with the Kafka transport.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.batchconsumer.kafka.KafkaTransport")
+	@ConditionalOnBean(type = "io.batchconsumer.kafka.KafkaTransport")
+	static class ShareGroups {
+
+		/**
+		 * Binds the share-group meters of each share-group listener when its container is created.
+		 * @param meterRegistry where the meters go
+		 * @param transport the Kafka transport
+		 * @return the observer factory that binds them
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		ShareGroupMeters batchConsumerShareGroupMeters(MeterRegistry meterRegistry,
+				io.batchconsumer.kafka.KafkaTransport transport) {
+			return new ShareGroupMeters(meterRegistry, transport);
+		}
+
 	}
 
 }
