@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.batchconsumer.core.BatchSnapshot;
+import io.batchconsumer.core.Message;
 import io.batchconsumer.core.PartitionSnapshot;
 
 /**
@@ -36,6 +37,28 @@ final class OpenBatches {
 		while (!this.batches.isEmpty() && this.batches.peekFirst().isDone()) {
 			this.batches.pollFirst();
 		}
+	}
+
+	/**
+	 * The lowest offset of a message not finished in the oldest open batch: every message below it
+	 * is finished, since the batches before that one are and every message of it is in one of its
+	 * slices.
+	 * @return the offset, or -1 when no batch is open
+	 */
+	long lowestUnfinishedOffset() {
+		OpenBatch oldest = this.batches.peekFirst();
+		if (oldest == null) {
+			return -1;
+		}
+		long lowest = oldest.lastOffset() + 1;
+		for (Slice slice : oldest.slices()) {
+			if (slice.state != BatchSnapshot.SliceState.DONE) {
+				for (Message<byte[]> message : slice.messages) {
+					lowest = Math.min(lowest, message.offset());
+				}
+			}
+		}
+		return lowest;
 	}
 
 	/**

@@ -222,9 +222,16 @@ final class PartitionState {
 		return this.commits.request(this.ledger.watermark());
 	}
 
-	/** The final commit's position (see {@link CommitPositions#requestFinal}), -1 when there is none. */
+	/**
+	 * The final commit's position (see {@link CommitPositions#requestFinal}), -1 when there is none:
+	 * finer than the watermark, the lowest unfinished offset of the oldest open batch. The next owner
+	 * of the partition after a revoke or a stop then gets no finished slice of that batch again
+	 * (slices taken back from the pool's queue, slices waiting for a key or still running when the
+	 * drain timed out leave their batch open).
+	 */
 	long requestFinalCommit() {
-		return this.commits.requestFinal(this.ledger.watermark());
+		long position = Math.max(this.ledger.watermark(), this.openSlices.lowestUnfinishedOffset());
+		return this.commits.requestFinal(position);
 	}
 
 	boolean confirmCommit(long offset) {
