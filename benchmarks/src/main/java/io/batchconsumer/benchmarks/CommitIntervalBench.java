@@ -21,18 +21,20 @@ import io.batchconsumer.core.spi.Transport;
  * What committing more often costs under load, and what it saves on a kill: a pre-filled topic
  * consumed at zero work (the worst case for the commit's share) with every option at the
  * transport's defaults but {@code commit.interval}, on an H2 file, a SQLite file, an embedded
- * PostgreSQL and the in-process Kafka broker. Per round each target runs every interval, the order
- * of the intervals rotating each round. Per run: messages/s from the first message handled to the
- * last, and the replay window ({@link ReplayWindow}: messages finished but not committed, sampled
- * every 2 ms) as its mean, its 99th percentile and the mean in milliseconds of work at the run's
- * rate; the CPU time per message of this JVM (broker, H2 and SQLite included) and, on PostgreSQL, of
- * the server's processes ({@code PostgresCpu}: every process of the machine named {@code postgres}). At the end, per target and interval, the medians and the median of the per-round ratios to
- * the first interval.
+ * PostgreSQL, the in-process Kafka broker and, when named, the in-process RocketMQ broker. Per
+ * round each target runs every interval, the order of the intervals rotating each round. Per run:
+ * messages/s from the first message handled to the last; the CPU time per message of this JVM
+ * (brokers, H2 and SQLite included) and, on PostgreSQL, of the server's processes
+ * ({@code PostgresCpu}: every process of the machine named {@code postgres}); the commits; and the
+ * replay window ({@link ReplayWindow}: messages finished but not committed, sampled every 2 ms) as
+ * its mean, its 99th percentile and the mean in milliseconds of work at the run's rate. At the end,
+ * per target and interval, the medians and the median of the per-round ratios to the first
+ * interval.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.CommitIntervalBench
- * [rounds] [intervals] [targets] [jdbc-messages] [kafka-records]}, defaults 5, {@code 1s,100ms,50ms},
- * {@code H2,SQLite,PostgreSQL,Kafka}, 600,000 and 4,000,000. {@code -Dbench.option.<key>=N} sets an
- * integer option as in the runner.
+ * [rounds] [intervals] [targets] [jdbc-messages] [broker-records]}, defaults 5, {@code 1s,100ms,50ms},
+ * {@code H2,SQLite,PostgreSQL,Kafka} (add {@code RocketMQ} to name it), 600,000 and 4,000,000.
+ * {@code -Dbench.option.<key>=N} sets an integer option as in the runner.
  *
  * <p>Threading: the main thread; the listener on the container's workers; the sampler's thread.
  */

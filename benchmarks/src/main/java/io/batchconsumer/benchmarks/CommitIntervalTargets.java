@@ -15,6 +15,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import io.batchconsumer.benchmarks.jdbc.PostgresCpu;
 import io.batchconsumer.benchmarks.kafka.BenchBroker;
+import io.batchconsumer.benchmarks.rocketmq.BenchRocketMq;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.jdbc.JdbcSettings;
@@ -22,12 +23,15 @@ import io.batchconsumer.jdbc.JdbcTransport;
 import io.batchconsumer.jdbc.SchemaInitialization;
 import io.batchconsumer.jdbc.SqliteSettings;
 import io.batchconsumer.kafka.KafkaTransport;
+import io.batchconsumer.rocketmq.RocketMqSettings;
+import io.batchconsumer.rocketmq.RocketMqTransport;
 
 /**
  * The transports {@link CommitIntervalBench} compares intervals on: an H2 file, a SQLite file (WAL,
  * the transport's connection properties) and an embedded PostgreSQL, each a topic of 4 queues filled
  * once with keyed messages of 100 bytes (1,000 keys); and the in-process Kafka broker, one topic of 6
- * partitions filled once. Every run reads its topic from the start with a group not used before.
+ * partitions filled once; and the in-process RocketMQ broker, a topic of 4 queues filled once (with
+ * as many records as Kafka's). Every run reads its topic from the start with a group not used before.
  *
  * <p>Threading: the bench's main thread only.
  */
@@ -59,6 +63,7 @@ final class CommitIntervalTargets implements AutoCloseable {
 					jdbc("PostgreSQL", pool(postgres.getJdbcUrl("postgres", "postgres"), null), jdbcMessages);
 				}
 				case "kafka" -> kafka(kafkaRecords);
+				case "rocketmq" -> rocketMq(kafkaRecords);
 				default -> throw new IllegalArgumentException("Unknown target " + name);
 			}
 		}
@@ -95,6 +100,18 @@ final class CommitIntervalTargets implements AutoCloseable {
 			return new Prepared(transport, "events", "g" + (++this.runs), messages, () -> {
 			});
 		}));
+	}
+
+	private void rocketMq(int records) throws Exception {
+		BenchRocketMq rocketMq = new BenchRocketMq();
+		Scenario scenario = new Scenario(0, "commit interval", "commit-interval-" + records, 4, records, 100, KEYS, 4,
+				500, 32, Work.NONE);
+		rocketMq.fill(scenario);
+		RocketMqTransport transport = new RocketMqTransport(RocketMqSettings.of(rocketMq.nameServer()));
+		this.resources.add(0, transport);
+		this.targets.add(new Target("RocketMQ", () -> new Prepared(transport, BenchRocketMq.topic(scenario),
+				"g" + (++this.runs), records, () -> {
+				})));
 	}
 
 	private static void fill(JdbcTransport transport, int messages) {
