@@ -68,6 +68,7 @@ public final class CommitIntervalBench {
 			}
 			summarize(targets.all(), intervals, results, rounds);
 		}
+		System.exit(0); // the in-process RocketMQ broker's threads would keep the JVM alive
 	}
 
 	/** @return messages/s, mean window, p99 window, mean window in ms of work, commits, CPU µs per message */
