@@ -38,7 +38,7 @@ class ContainerOptionsTests {
 		assertThat(options.pullThresholdSizeForQueue()).isEqualTo(100L * 1024 * 1024);
 		assertThat(options.maxSpan()).isEqualTo(2000);
 		assertThat(options.suspend()).isEqualTo(Duration.ofMillis(50));
-		assertThat(options.commitInterval()).isEqualTo(Duration.ofSeconds(1));
+		assertThat(options.commitInterval()).isEqualTo(Duration.ofMillis(100));
 		assertThat(options.retryMaxAttempts()).isEqualTo(3);
 		assertThat(options.retryBackoff()).isEqualTo(Duration.ofMillis(100));
 		assertThat(options.retryMultiplier()).isEqualTo(2.0);

@@ -25,8 +25,8 @@ import io.batchconsumer.core.spi.MessageSource;
  * <li><em>idle</em>: a partition has had nothing fetched, buffered or running, and the source knows
  * of no more of its messages ({@link MessageSource#isBehind}: it does not just wait for its next
  * fetch), for the <em>idle linger</em>: 1/{@value #IDLE_LINGER_DIVISOR} of the interval, at least
- * {@value #MIN_IDLE_LINGER_MILLIS} ms and at most the interval (10 ms for the default 1 s, 5 ms for
- * 100 ms, 36 s for an hour: an interval that long says "commit rarely"). Only
+ * {@value #MIN_IDLE_LINGER_MILLIS} ms and at most the interval (5 ms for the default 100 ms, 10 ms for
+ * 1 s, 36 s for an hour: an interval that long says "commit rarely"). Only
  * such idle partitions are committed; the interval clock is not reset. So the last records of a
  * burst are committed a few milliseconds after they finish instead of up to a whole interval later,
  * and a partition still busy is not committed early.</li>

@@ -121,7 +121,7 @@ public final class OptionDescriptor<T> {
 			"How long a partition stopped by flow control waits before it is looked at again.");
 
 	public static final OptionDescriptor<Duration> COMMIT_INTERVAL = new OptionDescriptor<>("commit.interval",
-			Duration.class, Duration.ofSeconds(1), PROPERTIES, ContainerOptions::commitInterval,
+			Duration.class, Duration.ofMillis(100), PROPERTIES, ContainerOptions::commitInterval,
 			OptionBounds::notNegative, "How long at least between two commits of a container; 0 commits after "
 					+ "each finished thread batch.");
 

@@ -14,7 +14,7 @@ import io.batchconsumer.benchmarks.ProcessTimes;
  *
  * <p>Threading: stateless; any thread.
  */
-final class PostgresCpu {
+public final class PostgresCpu {
 
 	private PostgresCpu() {
 	}
@@ -23,7 +23,7 @@ final class PostgresCpu {
 	 * Sums user and system time of every process named {@code postgres}, with their reaped children's.
 	 * @return nanoseconds, -1 without {@code /proc}
 	 */
-	static long nanos() {
+	public static long nanos() {
 		Path proc = Path.of("/proc");
 		if (!Files.isDirectory(proc)) {
 			return -1;

@@ -19,13 +19,13 @@ import io.batchconsumer.testsupport.SharedRocketMq;
  *
  * <p>Threading: used by the runner thread only.
  */
-final class BenchRocketMq {
+public final class BenchRocketMq {
 
 	private final SharedRocketMq rocketMq = SharedRocketMq.instance();
 
 	private final Set<String> filled = new HashSet<>();
 
-	String nameServer() {
+	public String nameServer() {
 		return this.rocketMq.nameServer();
 	}
 
@@ -35,7 +35,7 @@ final class BenchRocketMq {
 	 * @param scenario the scenario
 	 * @throws Exception when the broker fails
 	 */
-	void fill(Scenario scenario) throws Exception {
+	public void fill(Scenario scenario) throws Exception {
 		String topic = topic(scenario);
 		if (!this.filled.add(topic)) {
 			return;
@@ -75,7 +75,7 @@ final class BenchRocketMq {
 	 * @param scenario the scenario
 	 * @return its topic name
 	 */
-	static String topic(Scenario scenario) {
+	public static String topic(Scenario scenario) {
 		return "rmq-" + scenario.topic();
 	}
 
