@@ -11,6 +11,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
@@ -25,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Key order across the retry queue on JDBC (H2 file): a message of a poisoned key goes to the retry
+ * Key order across the retry queue on JDBC (H2 file, SQLite): a message of a poisoned key goes to the retry
  * queue, and the later messages of that key wait for its retry to finish, holding no thread, while the
  * other keys flow; the held key is read back from the retry queue when a container starts again.
  */
@@ -37,9 +39,11 @@ class JdbcKeyRetryHoldTests {
 	@TempDir
 	Path dir;
 
-	@Test
-	void laterMessagesOfAKeyInTheRetryQueueWaitForItsDeadLetterWhileOtherKeysFlow() throws Exception {
-		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.H2, this.dir, 10);
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = { "H2", "SQLITE" })
+	void laterMessagesOfAKeyInTheRetryQueueWaitForItsDeadLetterWhileOtherKeysFlow(TestDatabases.Kind kind)
+			throws Exception {
+		try (HikariDataSource dataSource = databases.dataSource(kind, this.dir, 10);
 				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
 			List<String> processed = new CopyOnWriteArrayList<>();
 			// poison-1 always fails: one retry through the queue 1 s later, then the dead letter.
