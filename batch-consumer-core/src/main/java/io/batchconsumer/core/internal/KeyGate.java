@@ -169,7 +169,13 @@ public final class KeyGate<S> {
 			}
 		}
 		for (String key : holder.keys) {
-			this.newest.remove(key, holder);
+			// A key held since this slice entered (hold) is the newest holder again once the slice left.
+			if (this.newest.remove(key, holder) && !this.retryHolds.isEmpty()) {
+				Holder<S> hold = this.retryHolds.get(key);
+				if (hold != null) {
+					this.newest.put(key, hold);
+				}
+			}
 		}
 		if (holder.successors == null) {
 			return List.of();

@@ -74,6 +74,15 @@ class KeyGateTests {
 		assertThat(this.gate.release("a")).as("a release of a key not held").isEmpty();
 	}
 
+	@Test
+	void aKeyHeldWhileASliceOfItRunsHoldsTheSlicesThatEnterAfterThatSliceLeft() {
+		assertThat(this.gate.enter("s2")).isTrue();
+		this.gate.hold("b");
+		assertThat(this.gate.leave("s2")).isEmpty();
+		assertThat(this.gate.enter("s1")).as("b is held by the retry queue").isFalse();
+		assertThat(this.gate.release("b")).containsExactly("s1");
+	}
+
 	/**
 	 * Random slices of random keys enter, and random runnable ones leave: after every step the
 	 * slices the gate handed out and that have not left are exactly those that no older slice still
