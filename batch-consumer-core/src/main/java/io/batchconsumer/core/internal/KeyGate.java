@@ -155,7 +155,7 @@ public final class KeyGate<S> {
 		if (this.behindAll == holder) {
 			this.behindAll = null;
 		}
-		List<Holder<S>> holds = new ArrayList<>();
+		List<Holder<S>> holds = handedOff.isEmpty() ? List.of() : new ArrayList<>(1);
 		for (String key : handedOff) {
 			if (key != null) {
 				Holder<S> hold = holdOf(key);
@@ -182,14 +182,12 @@ public final class KeyGate<S> {
 		}
 		List<S> runnable = new ArrayList<>(holder.successors.size());
 		for (Holder<S> successor : holder.successors) {
-			int kept = 0;
 			for (Holder<S> hold : holds) {
 				if (successor.all || successor.keys.contains(hold.keys.get(0))) {
-					hold.addSuccessor(successor);
-					kept++;
+					hold.addSuccessor(successor); // it waits for the hold instead of this slice
+					successor.waitingFor++;
 				}
 			}
-			successor.waitingFor += kept;
 			if (--successor.waitingFor == 0) {
 				runnable.add(successor.slice);
 			}
