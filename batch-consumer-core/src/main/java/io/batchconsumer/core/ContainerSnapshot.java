@@ -47,13 +47,18 @@ import io.batchconsumer.core.spi.RetryQueue;
  *        {@code messagesSucceeded})
  * @param rateLimitHolds times new batches started being held back by the listener's {@code rate-limit}
  *        (the messages waited in the buffer, holding no thread)
+ * @param keysHeldForRetry in {@code key} order, keys with a message in the {@link RetryQueue}: their later
+ *        messages wait for it (in the key gate, holding no thread)
+ * @param messagesHeldForRetry messages of slices waiting for such a key (the slices queued behind those
+ *        wait too and are not counted)
  */
 public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 		long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 		long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
 		@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
-		long batchesWhole, long messagesCompletedBefore, long rateLimitHolds) {
+		long batchesWhole, long messagesCompletedBefore, long rateLimitHolds, long keysHeldForRetry,
+		long messagesHeldForRetry) {
 
 	public ContainerSnapshot {
 		partitions = List.copyOf(partitions);

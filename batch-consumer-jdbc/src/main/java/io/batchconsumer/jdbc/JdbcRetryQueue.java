@@ -9,13 +9,15 @@ import java.util.List;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.exactlyonce.TransactionalRetryQueue;
 import io.batchconsumer.core.spi.RetryQueue;
 
 /**
  * The JDBC retry queue: a retried message waits in the schedule table and, when due, enters the
  * container's retry topic {@code bc.retry.<group>.<listener id>}, which only that container
- * subscribes to. Storing and moving are transactions, so a crash loses no retry.
+ * subscribes to. Storing and moving are transactions, so a crash loses no retry. The keys waiting in it
+ * are read from both places ({@link PendingRetryKeys}), so {@code key} order may use it.
  *
  * <p>Threading: thread-safe (stateless over the schedule).
  */
@@ -25,9 +27,23 @@ final class JdbcRetryQueue implements TransactionalRetryQueue {
 
 	private final String topic;
 
-	JdbcRetryQueue(JdbcSchedule schedule, String group, String id) {
+	private final PendingRetryKeys pending;
+
+	JdbcRetryQueue(JdbcSchedule schedule, Sql sql, JdbcTables tables, String group, String id) {
 		this.schedule = schedule;
 		this.topic = "bc.retry." + group + "." + id;
+		this.pending = new PendingRetryKeys(sql, tables, group, this.topic);
+	}
+
+	/** The keys waiting here are in the schedule table and in the retry topic: {@code key} order may use it. */
+	@Override
+	public boolean namesPendingKeys() {
+		return true;
+	}
+
+	@Override
+	public List<String> pendingKeys(TopicPartition origin) {
+		return this.pending.of(origin);
 	}
 
 	@Override

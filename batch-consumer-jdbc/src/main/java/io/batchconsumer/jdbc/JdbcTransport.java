@@ -140,7 +140,7 @@ public final class JdbcTransport implements Transport, AutoCloseable {
 		if (options.mode() == io.batchconsumer.core.ConsumptionMode.BROADCAST) {
 			return null;
 		}
-		return new JdbcRetryQueue(this.schedule, options.group(), options.id());
+		return new JdbcRetryQueue(this.schedule, this.sql, this.tables, options.group(), options.id());
 	}
 
 	/**

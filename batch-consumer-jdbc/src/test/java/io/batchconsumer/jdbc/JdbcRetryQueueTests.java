@@ -171,14 +171,15 @@ class JdbcRetryQueueTests {
 	}
 
 	@Test
-	void keyOrderingWithABackOffAboveTheBlockingLimitIsRefusedNamingTheProperties() throws Exception {
+	void partitionOrderingWithABackOffAboveTheBlockingLimitIsRefusedNamingTheProperties() throws Exception {
 		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.H2, this.dir, 4);
 				JdbcTransport transport = new JdbcTransport(dataSource, TestDatabases.settings())) {
-			ContainerOptions options = options("ordered").ordering(Ordering.KEY).retryLevels("1m").build();
+			ContainerOptions options = options("ordered").ordering(Ordering.PARTITION).retryLevels("1m").build();
 			assertThatThrownBy(() -> container(transport, options, (slice) -> BatchResult.success()))
 				.isInstanceOf(InvalidOptionException.class)
 				.hasMessageContaining("retry.blocking-limit")
-				.hasMessageContaining("ordering=key")
+				.hasMessageContaining("later messages of their partition would pass them")
+				.hasMessageContaining("ordering=partition")
 				.hasMessageContaining("ordering=unordered");
 		}
 	}

@@ -283,6 +283,26 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	}
 
 	/**
+	 * Under {@code key} ordering a key whose message waits in the retry queue must hold its later
+	 * messages back, and after a restart the container must read from the queue which keys it holds;
+	 * this queue (a topic read from the group's position) does not name them
+	 * ({@link io.batchconsumer.core.spi.RetryQueue#namesPendingKeys()}), so the engine refuses it; refused
+	 * here already, before the retry topic is looked up on the broker.
+	 */
+	private static void refuseKeyOrder(ContainerOptions options, String topic) {
+		if (options.usesRetryQueue() && options.ordering() == Ordering.KEY) {
+			throw OptionDescriptor.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit()
+					+ ") is below a back-off of retry.backoff/retry.levels, so failed messages of listener '"
+					+ options.id() + "' would go to the retry queue and later messages of their key would pass them "
+					+ "after a restart, because this transport's retry queue (" + topic + ") cannot tell which keys "
+					+ "wait in it (the JDBC transport's can), which ordering=key forbids: set ordering=unordered, or "
+					+ "raise retry.blocking-limit above the longest back-off (retries then wait on their worker)",
+					OptionDescriptor.RETRY_BACKOFF, OptionDescriptor.RETRY_LEVELS, OptionDescriptor.ORDERING,
+					OptionDescriptor.RETRY_BLOCKING_LIMIT);
+		}
+	}
+
+	/**
 	 * A lane polls again only when every record of its last poll is acknowledged, so a record held
 	 * back in the buffer holds its lane: a few of them would stop all fetching until they are due.
 	 */
@@ -346,6 +366,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	 * @throws io.batchconsumer.core.InvalidOptionException naming the group when the topic is not a
 	 * valid Kafka topic name
 	 * @throws IllegalStateException when the topic does not exist and could not be created
+	 * @throws io.batchconsumer.core.InvalidOptionException naming {@code retry.blocking-limit} under
+	 * {@code key} ordering, before the broker is asked for anything
 	 */
 	@Override
 	public io.batchconsumer.core.spi.RetryQueue retryQueue(ContainerOptions options) {
@@ -353,6 +375,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 			return null;
 		}
 		String topic = KafkaRetryQueue.topicOf(options);
+		refuseKeyOrder(options, topic);
 		try {
 			this.deadLetterTopics.ensure(topic, Map.of(), "retry topic");
 		}

@@ -31,6 +31,7 @@ import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.SliceListener;
 import io.batchconsumer.core.TopicPartition;
@@ -160,8 +161,8 @@ class ExactlyOnceKafkaDeadLetterTests extends SharedKafkaTransportTests {
 	@Test
 	void theRetryQueueIsRefusedWithExactlyOnceNamingTheBlockingLimit() throws Exception {
 		try (HikariDataSource dataSource = h2("retry")) {
-			ContainerOptions options = KafkaTransportTests.options("eo-retry", "eo-dlq").retryLevels("1m")
-				.retryBlockingLimit(Duration.ofSeconds(1)).build();
+			ContainerOptions options = KafkaTransportTests.options("eo-retry", "eo-dlq").ordering(Ordering.UNORDERED)
+				.retryLevels("1m").retryBlockingLimit(Duration.ofSeconds(1)).build();
 			ExactlyOnce exactlyOnce = new ExactlyOnce(options, new JdbcDeliveryTransaction(dataSource), dataSource,
 					new CompletionTable("retry_"));
 			assertThatExceptionOfType(InvalidOptionException.class)

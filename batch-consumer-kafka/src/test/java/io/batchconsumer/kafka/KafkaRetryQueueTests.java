@@ -30,6 +30,7 @@ import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.core.ReplayResult;
 import io.batchconsumer.core.SendResult;
 import io.batchconsumer.core.StoredDeadLetter;
+import io.batchconsumer.core.spi.MessageSource;
 import io.batchconsumer.core.spi.RetryQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,6 +61,22 @@ class KafkaRetryQueueTests extends SharedKafkaTransportTests {
 			.hasMessageContaining("257 characters");
 		assertThat(transport.retryQueue(retrying.group("billing.team_1-eu").build()).topic())
 			.isEqualTo("bc.retry.billing.team_1-eu.refunds");
+	}
+
+	@Test
+	void keyOrderingWithTheRetryQueueIsRefusedBecauseItsHeldKeysCannotBeReadBackNamingTheProperties() {
+		ContainerOptions options = KafkaTransportTests.options("keyed", "keyed-refused").ordering(Ordering.KEY)
+			.retryBlockingLimit(Duration.ofMillis(100)).retryLevels("1m").build();
+		try (MessageSource source = transport.createSource(options)) {
+			assertThatThrownBy(() -> BatchContainer.builder(options, source, (slice) -> BatchResult.success(),
+					transport.deadLetterSink(options)).retryQueue(transport.retryQueue(options)).build())
+			.isInstanceOfSatisfying(InvalidOptionException.class,
+					(ex) -> assertThat(ex.option()).isEqualTo("retry.blocking-limit"))
+			.hasMessageContaining("later messages of their key would pass them after a restart")
+			.hasMessageContaining("cannot tell which keys wait in it")
+			.hasMessageContaining("ordering=key forbids")
+			.hasMessageContaining("set ordering=unordered");
+		}
 	}
 
 	@Test

@@ -52,7 +52,7 @@ class SampleProgressLineTests {
 
 	private static ContainerSnapshot stats(String id, long succeeded, long deadLettered, PartitionSnapshot... partitions) {
 		return new ContainerSnapshot(id, LifecyclePhase.RUNNING, List.of(partitions), 10, 0, 0, 0, 0, succeeded, 0,
-				deadLettered, 0, 0, 0, 0, null, 0, null, 0, 0, 0, 0, 0, 0);
+				deadLettered, 0, 0, 0, 0, null, 0, null, 0, 0, 0, 0, 0, 0, 0, 0);
 	}
 
 	private static PartitionSnapshot partition(long fetched, long committed, long end, long backlog) {

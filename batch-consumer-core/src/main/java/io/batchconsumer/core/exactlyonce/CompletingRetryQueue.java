@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.batchconsumer.core.Message;
+import io.batchconsumer.core.TopicPartition;
 import io.batchconsumer.core.spi.RetryQueue;
 
 /**
@@ -27,6 +28,16 @@ final class CompletingRetryQueue implements RetryQueue {
 	@Override
 	public String topic() {
 		return this.delegate.topic();
+	}
+
+	@Override
+	public boolean namesPendingKeys() {
+		return this.delegate.namesPendingKeys();
+	}
+
+	@Override
+	public List<String> pendingKeys(TopicPartition origin) throws Exception {
+		return this.delegate.pendingKeys(origin);
 	}
 
 	/** Outside the engine: messages of the partition's current epoch. */

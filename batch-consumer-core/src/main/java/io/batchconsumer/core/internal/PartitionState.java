@@ -1,6 +1,8 @@
 package io.batchconsumer.core.internal;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import io.batchconsumer.core.BatchSnapshot;
@@ -53,6 +55,12 @@ final class PartitionState {
 
 	/** Since when its buffered messages wait for a batch to fill, -1 when none wait ({@link BatchFill}). */
 	long fillSinceNanos = -1;
+
+	/**
+	 * Whether the keys its messages in the retry queue hold are known ({@link RetryHolds}); it hands
+	 * nothing out until they are. Owner thread.
+	 */
+	boolean retryHoldsKnown = true;
 
 	/** An operator's pause and what the source was told. */
 	final PartitionPauses pauses = new PartitionPauses();
@@ -174,11 +182,49 @@ final class PartitionState {
 	 * @return the slices the key gate releases, to run next
 	 */
 	List<Slice> finishSlice(Slice slice) {
+		return finishSlice(slice, List.of());
+	}
+
+	/**
+	 * A slice of this epoch finished, some of its messages handed to the retry queue: as
+	 * {@link #finishSlice(Slice)}, and their keys stay held ({@link KeyGate#leave(Object, Collection)}).
+	 * @param slice the slice
+	 * @param handedOff the keys of its messages in the retry queue, one per message
+	 * @return the slices the key gate releases, to run next
+	 */
+	List<Slice> finishSlice(Slice slice, Collection<String> handedOff) {
 		this.backlog -= slice.messages.size();
 		this.backlogBytes -= slice.bytes;
 		slice.state = BatchSnapshot.SliceState.DONE;
 		complete(slice.batchId, slice.index);
-		return (this.keyGate != null) ? this.keyGate.leave(slice) : List.of();
+		return (this.keyGate != null) ? this.keyGate.leave(slice, handedOff) : List.of();
+	}
+
+	/** Holds a key for one more of its messages in the retry queue (key order only). */
+	void holdKey(String key) {
+		if (this.keyGate != null) {
+			this.keyGate.hold(key);
+		}
+	}
+
+	/** Releases one held message of a key; returns the slices that may run now. */
+	List<Slice> releaseKey(String key) {
+		return (this.keyGate != null) ? this.keyGate.release(key) : List.of();
+	}
+
+	/** The keys held by the retry queue, with their messages there. */
+	Map<String, Integer> retryHolds() {
+		return (this.keyGate != null) ? this.keyGate.retryHolds() : Map.of();
+	}
+
+	/** Keys held by the retry queue. */
+	int retryHeldKeys() {
+		return (this.keyGate != null) ? this.keyGate.retryHeldKeys() : 0;
+	}
+
+	/** Messages of slices waiting for a key the retry queue holds. */
+	int waitingForRetryHolds() {
+		return (this.keyGate != null) ? this.keyGate.waitingForRetryHolds((slice) -> slice.messages.size()) : 0;
 	}
 
 	/** Finishes a slice in the ledger; a finished prefix leaves it (and the snapshot's) at once. */
@@ -313,7 +359,7 @@ final class PartitionState {
 	}
 
 	boolean isDispatchable() {
-		return !this.buffer.isEmpty() && !this.draining && !this.pauses.isUserPaused();
+		return !this.buffer.isEmpty() && !this.draining && !this.pauses.isUserPaused() && this.retryHoldsKnown;
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.ObjLongConsumer;
 
 import org.slf4j.Logger;
@@ -65,6 +66,15 @@ final class Partitions {
 		this.ending = ending;
 	}
 
+	/** Told of each new epoch's state before any slice of it is handed out; nothing by default. */
+	private Consumer<PartitionState> assigned = (state) -> {
+	};
+
+	/** Sets what is told of each new epoch's state before any slice of it is handed out; owner thread. */
+	void whenAssigned(Consumer<PartitionState> assigned) {
+		this.assigned = assigned;
+	}
+
 	/** Starts a new epoch for the partition, replacing (and cancelling) the state of the old one. */
 	PartitionState assign(TopicPartition partition) {
 		PartitionState state = new PartitionState(partition, ++this.lastEpoch, this.ordering);
@@ -74,6 +84,7 @@ final class Partitions {
 			end(old);
 		}
 		this.epochStarted.accept(partition, state.epoch);
+		this.assigned.accept(state);
 		this.list = List.copyOf(this.byPartition.values());
 		if (old == null) {
 			tell(partition, true);

@@ -97,6 +97,11 @@ final class PollLoop implements Runnable {
 				runner::wakeBackoffs);
 		this.dispatcher = new ThreadBatchDispatcher(options, this.partitions, runner, workers, this::post, selector,
 				dueGate, status.counters());
+		RetryHolds holds = RetryHolds.of(options, runner.retryQueue(), this.partitions, ticker);
+		if (holds != null) {
+			this.partitions.whenAssigned(holds::assigned);
+			this.dispatcher.holdKeysForRetry(holds);
+		}
 		this.flow = new FlowController(options, status.counters());
 		this.pacing = new PollPacing(options);
 		this.outage = new SourceOutage(options.id(), ticker);

@@ -123,14 +123,18 @@ final class PublishedState {
 				this.counters.commitsFailed.sum(), last.lastCommitProgressMillis(), this.sourceError,
 				last.snapshotMillis(), this.fatalError, this.counters.filtered.sum(), this.counters.queuedForRetry.sum(),
 				this.counters.batchesCut.sum() + whole, whole, this.counters.completedBefore.sum(),
-				this.counters.heldByRateLimit.sum());
+				this.counters.heldByRateLimit.sum(), last.keysHeldForRetry(), last.messagesHeldForRetry());
 	}
 
 	private ContainerSnapshot build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {
 		Map<TopicPartition, Long> ends = (source != null) ? source.endOffsets() : Map.of();
 		long nowNanos = this.ticker.nanoTime();
 		List<PartitionSnapshot> stats = new ArrayList<>(partitions.size());
+		long keysHeld = 0;
+		long messagesHeld = 0;
 		for (PartitionState p : partitions) {
+			keysHeld += p.retryHeldKeys();
+			messagesHeld += p.waitingForRetryHolds();
 			long oldest = p.oldestOpenNanos();
 			stats.add(new PartitionSnapshot(p.partition, p.epoch, p.fetchedOffset(), p.committedOffset(), p.buffered(),
 					p.backlog(), p.backlogBytes(), p.openBatches(),
@@ -138,7 +142,8 @@ final class PublishedState {
 					ends.getOrDefault(p.partition, -1L), p.flow().reason(), p.batchStats(nowNanos)));
 		}
 		return new ContainerSnapshot(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0, 0);
+				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0, 0,
+				keysHeld, messagesHeld);
 	}
 
 }

@@ -48,16 +48,22 @@ final class RetryHandOff {
 		this.ticker = ticker;
 	}
 
+	/** The transport's queue. */
+	RetryQueue queue() {
+		return this.queue;
+	}
+
 	/**
 	 * Whether a container uses its retry queue: it has one and a back-off exceeds the blocking limit.
-	 * @throws io.batchconsumer.core.InvalidOptionException when it would under {@code key} or
-	 *         {@code partition} ordering
+	 * @throws io.batchconsumer.core.InvalidOptionException when it would under {@code partition}
+	 *         ordering, or under {@code key} ordering with a queue that cannot name the keys waiting in
+	 *         it ({@link RetryQueue#namesPendingKeys()})
 	 */
 	static boolean isUsed(ContainerOptions options, RetryQueue queue) {
 		if (queue == null || !options.usesRetryQueue()) {
 			return false;
 		}
-		checkOrderingAllowsRetryQueue(options);
+		checkOrderingAllowsRetryQueue(options, queue);
 		return true;
 	}
 
@@ -72,19 +78,27 @@ final class RetryHandOff {
 	}
 
 	/**
-	 * A message sent to the retry queue lets later messages of its key pass it, so the retry queue
-	 * and {@code key}/{@code partition} ordering are refused together, naming the properties.
+	 * A message sent to the retry queue would let later messages of its partition pass it, which
+	 * {@code partition} ordering forbids; in {@code key} ordering its key holds them back
+	 * ({@link RetryHolds}), which needs a queue that names the keys waiting in it after a restart. Refused
+	 * otherwise, naming the properties.
 	 */
-	private static void checkOrderingAllowsRetryQueue(ContainerOptions options) {
-		if (options.ordering() != Ordering.UNORDERED) {
-			throw OptionDescriptor.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit()
-					+ ") is below a back-off of retry.backoff/retry.levels, so failed messages of listener '"
-					+ options.id() + "' would go to the retry queue and later messages of their key would pass them, "
-					+ "which ordering=" + options.ordering().name().toLowerCase(Locale.ROOT)
-					+ " forbids: set ordering=unordered, or raise retry.blocking-limit above the longest back-off "
-					+ "(retries then wait on their worker)", OptionDescriptor.RETRY_BACKOFF, OptionDescriptor.RETRY_LEVELS,
-					OptionDescriptor.ORDERING, OptionDescriptor.RETRY_BLOCKING_LIMIT);
+	private static void checkOrderingAllowsRetryQueue(ContainerOptions options, RetryQueue queue) {
+		if (options.ordering() == Ordering.UNORDERED
+				|| (options.ordering() == Ordering.KEY && queue.namesPendingKeys())) {
+			return;
 		}
+		String why = (options.ordering() == Ordering.KEY)
+				? "later messages of their key would pass them after a restart, because this transport's retry queue "
+						+ "(" + queue.topic() + ") cannot tell which keys wait in it (the JDBC transport's can)"
+				: "later messages of their partition would pass them";
+		throw OptionDescriptor.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit()
+				+ ") is below a back-off of retry.backoff/retry.levels, so failed messages of listener '"
+				+ options.id() + "' would go to the retry queue and " + why + ", which ordering="
+				+ options.ordering().name().toLowerCase(Locale.ROOT)
+				+ " forbids: set ordering=unordered, or raise retry.blocking-limit above the longest back-off "
+				+ "(retries then wait on their worker)", OptionDescriptor.RETRY_BACKOFF, OptionDescriptor.RETRY_LEVELS,
+				OptionDescriptor.ORDERING, OptionDescriptor.RETRY_BLOCKING_LIMIT);
 	}
 
 	/**

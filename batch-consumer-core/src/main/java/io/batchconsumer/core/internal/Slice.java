@@ -63,6 +63,12 @@ final class Slice {
 	 */
 	long earlierNanos;
 
+	/**
+	 * Its messages handed to the retry queue, as they went there, {@code null} while none. Appended by
+	 * the worker running the slice, read by the owner after the completion (the mailbox orders the two).
+	 */
+	List<Message<byte[]>> handedOff;
+
 	/** When its pending stage started to be awaited (the owner's time). Owner thread only. */
 	long awaitedSinceNanos;
 

@@ -1,6 +1,7 @@
 package io.batchconsumer.core.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.slf4j.Logger;
@@ -113,6 +114,11 @@ final class SliceRunner {
 		return this.ticker;
 	}
 
+	/** The retry queue in use, {@code null} for none. */
+	RetryQueue retryQueue() {
+		return (this.retryQueue != null) ? this.retryQueue.queue() : null;
+	}
+
 	ContainerObserver observer() {
 		return this.observer;
 	}
@@ -193,6 +199,10 @@ final class SliceRunner {
 				.map((message) -> message.withDeliveryAttempt(message.deliveryAttempt() + 1)).toList();
 			if (backoff.compareTo(this.options.retryBlockingLimit()) > 0 && this.retryQueue != null
 					&& this.retryQueue.enqueue(next, backoff, slice.epoch)) {
+				if (slice.handedOff == null) {
+					slice.handedOff = new ArrayList<>();
+				}
+				slice.handedOff.addAll(next);
 				return true;
 			}
 			slice.state = BatchSnapshot.SliceState.RETRYING;

@@ -101,6 +101,9 @@ final class ThreadBatchDispatcher {
 
 	private final RateBudget rate;
 
+	/** Keys held by the retry queue in {@code key} order ({@link RetryHolds}), {@code null} without. */
+	private RetryHolds holds;
+
 	ThreadBatchDispatcher(ContainerOptions options, Partitions partitions, SliceRunner runner, Executor workers,
 			Consumer<Completion> mailbox, MessageSelector selector, DueGate dueGate, Counters counters) {
 		this.counters = counters;
@@ -116,6 +119,15 @@ final class ThreadBatchDispatcher {
 		this.runner = runner;
 		this.workers = workers;
 		this.mailbox = mailbox;
+	}
+
+	/**
+	 * Holds keys whose messages wait in the retry queue: their later messages wait in the key gate. Slices
+	 * then take at most {@code consumer-batch-size} messages, one listener call, and batches are cut by
+	 * key: a later call of a slice could otherwise pass a message its earlier call handed to the queue.
+	 */
+	void holdKeysForRetry(RetryHolds retryHolds) {
+		this.holds = retryHolds;
 	}
 
 	/** Takes tuned options: the next batches are formed with them. */
@@ -187,6 +199,9 @@ final class ThreadBatchDispatcher {
 	void dispatch(long nowNanos) {
 		int limit = this.options.threadSize() * HANDED_OUT_PER_WORKER;
 		int idle = limit - busy();
+		if (this.holds != null) {
+			this.holds.refreshIfDue(this::released);
+		}
 		Slice next;
 		while (idle > 0 && (next = this.ready.poll()) != null) {
 			submit(next);
@@ -232,10 +247,19 @@ final class ThreadBatchDispatcher {
 			this.ready.addFirst(slice);
 			return;
 		}
-		for (Slice released : partition.finishSlice(slice)) {
-			released.state = BatchSnapshot.SliceState.WAITING_FOR_WORKER;
-			this.ready.addLast(released);
+		List<String> held = (this.holds != null) ? this.holds.heldBy(slice) : List.of();
+		for (Slice released : partition.finishSlice(slice, held)) {
+			released(released);
 		}
+		if (this.holds != null) {
+			this.holds.finished(slice, this::released);
+		}
+	}
+
+	/** A slice a key gate released waits for a worker. */
+	private void released(Slice slice) {
+		slice.state = BatchSnapshot.SliceState.WAITING_FOR_WORKER;
+		this.ready.addLast(slice);
 	}
 
 	/**
@@ -376,7 +400,7 @@ final class ThreadBatchDispatcher {
 	private int openOneBatch(PartitionState partition, int workers, long nowNanos, List<Slice> runnable) {
 		int batchSize = this.options.consumerBatchSize();
 		long maxBytes = this.options.consumerBatchMaxBytes();
-		int sliceSize = (maxBytes > 0) ? batchSize : this.sizing.maxSliceSize(this.options);
+		int sliceSize = (maxBytes > 0 || this.holds != null) ? batchSize : this.sizing.maxSliceSize(this.options);
 		int most = (this.options.ordering() == Ordering.PARTITION) ? 1 : Math.min(workers, this.options.threadSize());
 		// Counts no further than the batch can take: a scan per batch as long as the run it takes.
 		int limit = (int) Math.min((long) most * sliceSize, this.rate.remaining());
@@ -384,7 +408,7 @@ final class ThreadBatchDispatcher {
 		int buffered = partition.leading(limit,
 				(maxBytes > 0) ? takes.and(SliceBytes.packing(most, sliceSize, maxBytes)) : takes);
 		// While the owner is the bound, a key batch is one run of consecutive messages, not cut.
-		boolean whole = maxBytes <= 0 && weighsOwner() && this.sizing.ownerBound();
+		boolean whole = maxBytes <= 0 && this.holds == null && weighsOwner() && this.sizing.ownerBound();
 		int n = whole ? 1 : Math.min(most, SliceSplitter.ceilDiv(buffered, batchSize));
 		// Fewer, fuller slices rather than slices under the minimum the batch waited for.
 		n = Math.min(n, Math.max(1, buffered / this.options.consumerBatchMinSize()));
@@ -410,6 +434,9 @@ final class ThreadBatchDispatcher {
 		if (maxBytes > 0) {
 			parts = (this.options.ordering() == Ordering.KEY) ? SliceBytes.atMost(parts, maxBytes)
 					: SliceBytes.pack(run, sliceSize, maxBytes);
+		}
+		if (this.holds != null) {
+			parts = RetryHolds.apart(parts, partition);
 		}
 		int started = 0;
 		// The batch covers the filtered messages too, so the watermark passes them.

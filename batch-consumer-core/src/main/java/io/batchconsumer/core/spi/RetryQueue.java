@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.SliceListener;
+import io.batchconsumer.core.TopicPartition;
 
 /**
  * The transport SPI for retries that do not hold a thread: a failed message whose next back-off is
@@ -54,6 +55,31 @@ public interface RetryQueue {
 	 */
 	default void schedule(List<Message<byte[]>> messages, Instant dueAt, long epoch) throws Exception {
 		schedule(messages, dueAt);
+	}
+
+	/**
+	 * Whether this queue names the keys of the messages waiting in it ({@link #pendingKeys}), which
+	 * {@code ordering=key} needs: a key whose message waits here holds its later messages back, and after
+	 * a restart the container learns from here which keys are held.
+	 * @return {@code false} by default: the container refuses the retry queue under {@code key} ordering
+	 */
+	default boolean namesPendingKeys() {
+		return false;
+	}
+
+	/**
+	 * The keys of the messages waiting in this queue whose origin ({@link #ORIGINAL_TOPIC},
+	 * {@link #ORIGINAL_PARTITION}) is a partition: those not yet due, and those due and not yet
+	 * consumed by the container (past its committed position of the retry topic). One entry per message,
+	 * keyless messages left out. Called by the container's owner thread when the partition is assigned
+	 * and, while it holds keys, about once a second.
+	 * @param origin the partition the messages were first read from
+	 * @return the keys, repeated once per message
+	 * @throws Exception when the queue could not be read; the container asks again
+	 * @throws UnsupportedOperationException unless {@link #namesPendingKeys()}
+	 */
+	default List<String> pendingKeys(TopicPartition origin) throws Exception {
+		throw new UnsupportedOperationException(getClass().getName() + " does not name the keys waiting in it");
 	}
 
 	/**

@@ -41,6 +41,48 @@ class KeyGateTests {
 		assertThat(this.gate.heldKeys()).isZero();
 	}
 
+	@Test
+	void aKeyHandedToTheRetryQueueHoldsItsLaterSlicesUntilReleasedAndOtherKeysGoOn() {
+		assertThat(this.gate.enter("s1")).isTrue();
+		assertThat(this.gate.enter("s2")).as("b is held by s1").isFalse();
+		assertThat(this.gate.enter("s3")).as("a is held by s1").isFalse();
+		assertThat(this.gate.enter("s4")).as("c is queued behind s3").isFalse();
+
+		assertThat(this.gate.leave("s1", List.of("a"))).as("s3 holds a, which the retry queue now holds")
+			.containsExactly("s2");
+		assertThat(this.gate.retryHolds()).containsExactly(Map.entry("a", 1));
+		assertThat(this.gate.waitingForRetryHolds((slice) -> this.keys.get(slice).size()))
+			.as("s3 waits for the hold, s4 behind s3").isEqualTo(3);
+		assertThat(this.gate.leave("s2")).isEmpty();
+
+		assertThat(this.gate.release("a")).containsExactly("s3");
+		assertThat(this.gate.leave("s3")).containsExactly("s4");
+		assertThat(this.gate.leave("s4")).isEmpty();
+		assertThat(this.gate.heldKeys()).isZero();
+		assertThat(this.gate.retryHolds()).isEmpty();
+	}
+
+	@Test
+	void aHeldKeyWaitsForEachOfItsMessagesAndHoldsSlicesThatEnterLater() {
+		this.gate.hold("a");
+		this.gate.hold("a");
+		assertThat(this.gate.enter("s3")).as("a is held by the retry queue").isFalse();
+		assertThat(this.gate.enter("s4")).as("c is queued behind s3").isFalse();
+		assertThat(this.gate.enter("s2")).as("b is free").isTrue();
+		assertThat(this.gate.release("a")).as("one message of a still waits").isEmpty();
+		assertThat(this.gate.release("a")).containsExactly("s3");
+		assertThat(this.gate.release("a")).as("a release of a key not held").isEmpty();
+	}
+
+	@Test
+	void aKeyHeldWhileASliceOfItRunsHoldsTheSlicesThatEnterAfterThatSliceLeft() {
+		assertThat(this.gate.enter("s2")).isTrue();
+		this.gate.hold("b");
+		assertThat(this.gate.leave("s2")).isEmpty();
+		assertThat(this.gate.enter("s1")).as("b is held by the retry queue").isFalse();
+		assertThat(this.gate.release("b")).containsExactly("s1");
+	}
+
 	/**
 	 * Random slices of random keys enter, and random runnable ones leave: after every step the
 	 * slices the gate handed out and that have not left are exactly those that no older slice still

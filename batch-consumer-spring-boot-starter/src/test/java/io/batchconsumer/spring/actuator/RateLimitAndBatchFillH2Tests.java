@@ -35,7 +35,8 @@ import static org.awaitility.Awaitility.await;
  * The rate limit and batches that wait to fill through the starter, on the JDBC transport and an H2
  * file database: {@code rateLimit} on {@code @BatchListener} holds the listener back (counted on the
  * meter and the endpoint) until the endpoint's {@code tune} lifts it; the batch options from
- * properties reach the container and shape the calls.
+ * properties reach the container and shape the calls; in {@code key} order a key whose message waits in
+ * the retry queue holds its later messages back, shown on the endpoint and the meters.
  */
 @H2FileDatabase
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -45,7 +46,8 @@ import static org.awaitility.Awaitility.await;
 				"batch-consumer.listeners.bulk.consumer-batch-size=40",
 				"batch-consumer.listeners.bulk.consumer-batch-min-size=40",
 				"batch-consumer.listeners.bulk.consumer-batch-max-wait=1h",
-				"batch-consumer.listeners.bulk.consumer-batch-max-bytes=1MB" })
+				"batch-consumer.listeners.bulk.consumer-batch-max-bytes=1MB",
+				"batch-consumer.listeners.held.retry.levels=1500ms", "batch-consumer.listeners.held.retry.max-attempts=2" })
 @AutoConfigureRestTestClient
 @Tag("integration")
 class RateLimitAndBatchFillH2Tests {
@@ -89,6 +91,29 @@ class RateLimitAndBatchFillH2Tests {
 		assertThat(this.listeners.bulk).extracting(List::size).containsOnly(40);
 	}
 
+	@Test
+	void aKeyInTheRetryQueueHoldsItsLaterMessagesShownOnTheEndpointAndTheMeters() {
+		ActuatorClient actuator = new ActuatorClient(this.restTestClient);
+		this.producer.send("held", "poison", "poison-1");
+		await().atMost(WAIT).until(() -> counters(actuator, "held").path("keysHeldForRetry").asLong() == 1);
+		this.producer.send("held", "poison", "poison-2");
+		this.producer.send("held", "other", "other-1");
+		await().atMost(WAIT).until(() -> this.listeners.held.contains("other-1")
+				&& counters(actuator, "held").path("messagesHeldForRetry").asLong() == 1);
+		assertThat(this.meters.get("batch.consumer.retry.queue.held.keys").tag("listener", "held").gauge().value())
+			.isEqualTo(1);
+		assertThat(this.meters.get("batch.consumer.retry.queue.held.messages").tag("listener", "held").gauge().value())
+			.isEqualTo(1);
+		assertThat(this.listeners.held).doesNotContain("poison-2");
+		// poison-1 fails its retry too and is dead-lettered: then poison-2 goes on.
+		await().atMost(WAIT).until(() -> this.listeners.held.contains("poison-2"));
+		await().atMost(WAIT).until(() -> counters(actuator, "held").path("keysHeldForRetry").asLong() == 0);
+	}
+
+	private static JsonNode counters(ActuatorClient actuator, String id) {
+		return actuator.get("/actuator/batchconsumer/" + id).body().path("counters");
+	}
+
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	@Import(Listeners.class)
@@ -112,6 +137,16 @@ class RateLimitAndBatchFillH2Tests {
 		void onLimited(List<String> payloads) {
 			payloads.forEach((payload) -> this.limited.computeIfAbsent(payload, (p) -> new AtomicInteger())
 				.incrementAndGet());
+		}
+
+		final List<String> held = new CopyOnWriteArrayList<>();
+
+		@BatchListener(id = "held", topics = "held", ordering = "key")
+		void onHeld(String payload) {
+			if (payload.equals("poison-1")) {
+				throw new IllegalStateException("poisoned");
+			}
+			this.held.add(payload);
 		}
 
 		@BatchListener(id = "bulk", topics = "bulk", ordering = "unordered")

@@ -36,6 +36,19 @@ class KafkaStartupChecksTests {
 	private final ApplicationContextRunner retrying = this.runner.withPropertyValues("batch-consumer.retry.levels=1m");
 
 	@Test
+	void keyOrderingWithKafkasRetryQueueFailsStartUpNamingWhereEachPropertyIsSet() {
+		this.retrying.withPropertyValues("batch-consumer.listeners.refunds.ordering=key")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageStartingWith("batch-consumer.retry.blocking-limit (PT1S) is below a back-off of "
+						+ "batch-consumer.retry.backoff/batch-consumer.retry.levels")
+				.hasMessageContaining("cannot tell which keys wait in it")
+				.hasMessageContaining("batch-consumer.listeners.refunds.ordering=key forbids: set "
+						+ "batch-consumer.listeners.refunds.ordering=unordered"));
+	}
+
+	@Test
 	void aGroupThatMakesTheRetryTopicAnInvalidTopicNameFailsStartUpNamingTheProperty() {
 		this.retrying.withPropertyValues("batch-consumer.listeners.refunds.group=billing team")
 			.run((context) -> assertThat(context).hasFailed()

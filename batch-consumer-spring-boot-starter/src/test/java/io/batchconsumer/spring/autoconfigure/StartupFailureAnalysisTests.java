@@ -63,12 +63,12 @@ class StartupFailureAnalysisTests {
 	}
 
 	@Test
-	void aRetryQueueThatKeyOrderingForbidsIsRefusedNamingWhereEachOptionIsSet() {
-		assertThat(rootCause(start("retry-queue-under-key-ordering"))).hasMessage(
+	void aRetryQueueThatPartitionOrderingForbidsIsRefusedNamingWhereEachOptionIsSet() {
+		assertThat(rootCause(start("retry-queue-under-partition-ordering"))).hasMessage(
 				"batch-consumer.retry.blocking-limit (PT1S) is below a back-off of batch-consumer.retry.backoff/"
 						+ "batch-consumer.listeners.orders.retry.levels, so failed messages of listener 'orders' would go "
-						+ "to the retry queue and later messages of their key would pass them, which "
-						+ "batch-consumer.listeners.orders.ordering=key forbids: set "
+						+ "to the retry queue and later messages of their partition would pass them, which "
+						+ "batch-consumer.listeners.orders.ordering=partition forbids: set "
 						+ "batch-consumer.listeners.orders.ordering=unordered, or raise batch-consumer.retry.blocking-limit "
 						+ "above the longest back-off (retries then wait on their worker)");
 	}

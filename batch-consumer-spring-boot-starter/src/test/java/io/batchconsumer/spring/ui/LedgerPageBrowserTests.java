@@ -39,13 +39,15 @@ import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The ledger page in a real browser: headless Chromium (the Debian package, driven through the
  * system's chromedriver, never a downloaded one) opens {@code /actuator/batchconsumerui} of a
  * running app on an H2 file database whose listener waits on a latch at one message. The page must
  * show the batch that holds the watermark with that slice in flight, and flow control stopped by
- * the span. A screenshot goes to {@code target/ledger-page.png}, and to {@code docs/ledger-page.png} with
+ * the span; and a {@code key} listener's message held for a key in the retry queue. A screenshot goes
+ * to {@code target/ledger-page.png}, and to {@code docs/ledger-page.png} with
  * {@code -Ddocs.update-screenshot=true}.
  *
  * <p>Without {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver} the test fails: CI
@@ -60,7 +62,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"batch-consumer.listeners.orders.thread-size=4", "batch-consumer.listeners.orders.consumer-batch-size=5",
 				"batch-consumer.listeners.orders.pull-batch-size=20", "batch-consumer.listeners.orders.ordering=unordered",
 				"batch-consumer.listeners.orders.flow-control.max-span=60",
-				"batch-consumer.listeners.payments.group=payments", "batch-consumer.listeners.payments.thread-size=4" })
+				"batch-consumer.listeners.payments.group=payments", "batch-consumer.listeners.payments.thread-size=4",
+				"batch-consumer.listeners.held.retry.levels=1m" })
 @Tag("integration")
 class LedgerPageBrowserTests {
 
@@ -110,6 +113,7 @@ class LedgerPageBrowserTests {
 		try {
 			this.producer.sendBatch("orders", IntStream.range(0, 200).mapToObj((i) -> "order-" + i).toList());
 			this.listeners.feedPayments(this.producer);
+			this.producer.send("held", "poison", "poison-1");
 			browser.get("http://localhost:" + this.port + "/actuator/batchconsumerui");
 			// The page re-renders every second: read each element inside the wait, stale ones are retried.
 			WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
@@ -130,6 +134,11 @@ class LedgerPageBrowserTests {
 			wait.until((driver) -> driver.findElement(By.cssSelector("[data-listener='orders'] [data-batches]"))
 				.getText()
 				.matches("(?s)[1-9][0-9,]*\\s+thread batches, [0-9,]+ whole"));
+			await().atMost(Duration.ofSeconds(20)).until(this.listeners.poisoned::get);
+			this.producer.send("held", "poison", "poison-2");
+			wait.until((driver) -> driver.findElement(By.cssSelector("[data-listener='held'] [data-retry-holds]"))
+				.getText()
+				.matches("(?s)1\\s+held for 1 key\\(s\\) in the retry queue"));
 			// The picture once the charts have gathered some history (one point a second).
 			wait.until((driver) -> chartPoints(driver, "payments") >= 12);
 			assertThat(this.listeners.paymentsSeen()).isPositive();
@@ -178,6 +187,17 @@ class LedgerPageBrowserTests {
 		void onOrders(List<String> orders) throws InterruptedException {
 			if (orders.contains("order-7")) {
 				this.gate.await(60, TimeUnit.SECONDS);
+			}
+		}
+
+		/** Set when poison-1 failed: it went to the retry queue (its back-off is a minute). */
+		final AtomicBoolean poisoned = new AtomicBoolean();
+
+		@BatchListener(id = "held", topics = "held", ordering = "key")
+		void onHeld(String payload) {
+			if (payload.equals("poison-1")) {
+				this.poisoned.set(true);
+				throw new IllegalStateException("poisoned");
 			}
 		}
 

@@ -80,6 +80,12 @@ final class ListenerMeters {
 		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "whole"), ContainerSnapshot::batchesWhole);
 		counter("batch.consumer.rate.limit.holds", "Times new batches started being held back by the rate limit",
 				stats, tags, ContainerSnapshot::rateLimitHolds);
+		gauge("batch.consumer.retry.queue.held.keys",
+				"Keys whose message waits in the retry queue, holding their later messages back (ordering=key)", null,
+				tags, (s) -> s.container(ContainerSnapshot::keysHeldForRetry), stats);
+		gauge("batch.consumer.retry.queue.held.messages",
+				"Messages waiting for a key whose message is in the retry queue (ordering=key)", null, tags,
+				(s) -> s.container(ContainerSnapshot::messagesHeldForRetry), stats);
 		String paused = "Assigned partitions that are not fetched";
 		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "user"),
 				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionSnapshot::pausedByUser).count()), stats);

@@ -57,7 +57,7 @@ class ListenerHealthTests {
 		ContainerSnapshot ok = stats(LifecyclePhase.RUNNING, NOW, null);
 		ContainerSnapshot fatal = new ContainerSnapshot(ok.id(), ok.state(), ok.partitions(), ok.threadSize(),
 				ok.busyThreads(), 0, 0, 0, 0, 0, 0, 0, 0, 0, ok.lastCommitProgressMillis(), null, NOW,
-				"java.lang.OutOfMemoryError: Java heap space", 0, 0, 0, 0, 0, 0);
+				"java.lang.OutOfMemoryError: Java heap space", 0, 0, 0, 0, 0, 0, 0, 0);
 		ListenerHealth health = ListenerHealth.of(fatal, STALL, NOW);
 		assertThat(health.up()).isFalse();
 		assertThat(health.details()).containsEntry("fatalError", "java.lang.OutOfMemoryError: Java heap space");
@@ -119,7 +119,7 @@ class ListenerHealthTests {
 	private static ContainerSnapshot stats(LifecyclePhase state, long lastProgress, String sourceError,
 			PartitionSnapshot... partitions) {
 		return new ContainerSnapshot("orders", state, List.of(partitions), 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, lastProgress,
-				sourceError, NOW, null, 0, 0, 0, 0, 0, 0);
+				sourceError, NOW, null, 0, 0, 0, 0, 0, 0, 0, 0);
 	}
 
 	private static PartitionSnapshot partition(int number, long backlog, long oldestBatchAge, boolean pausedByUser) {

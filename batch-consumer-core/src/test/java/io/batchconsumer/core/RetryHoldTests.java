@@ -1,0 +1,109 @@
+package io.batchconsumer.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import io.batchconsumer.core.spi.RetryQueue;
+import io.batchconsumer.core.testing.ContainerFixture;
+import io.batchconsumer.core.testing.InMemoryBroker;
+import io.batchconsumer.core.testing.InMemorySource;
+import io.batchconsumer.core.testing.RecordingDeadLetterSink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Key order across the retry queue, in the engine: the keys a partition holds are read from the
+ * queue when it is assigned (nothing is handed out before that read succeeded), and a hold the queue
+ * no longer has (another instance finished the retry) is released within about a second.
+ */
+class RetryHoldTests {
+
+	private static final String RETRY_TOPIC = "bc.retry.billing.test";
+
+	private final InMemoryBroker broker = new InMemoryBroker();
+
+	@Test
+	void aKeyTheQueueNamesAtAssignmentHoldsItsMessagesUntilTheQueueNoLongerHasIt() {
+		this.broker.createTopic(ContainerFixture.TOPIC, 1);
+		this.broker.createTopic(RETRY_TOPIC, 1);
+		for (String[] message : new String[][] { { "poison", "p-1" }, { "other", "o-1" }, { "poison", "p-2" },
+				{ "other", "o-2" } }) {
+			this.broker.append(ContainerFixture.TOPIC, 0, message[0], message[1]);
+		}
+		ElsewhereRetryQueue queue = new ElsewhereRetryQueue();
+		List<String> processed = new CopyOnWriteArrayList<>();
+		ContainerOptions options = ContainerFixture.options().ordering(Ordering.KEY).retryLevels("1m")
+			.commitInterval(Duration.ofMillis(10)).build();
+		BatchContainer container = BatchContainer.builder(options,
+				new InMemorySource(this.broker, ContainerFixture.GROUP, options.pullBatchSize(), List.of()),
+				(SliceListener) (slice) -> {
+					slice.forEach((message) -> processed.add(new String(message.payload(), StandardCharsets.UTF_8)));
+					return BatchResult.success();
+				}, new RecordingDeadLetterSink()).retryQueue(queue).build();
+		container.start();
+		try {
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+				assertThat(processed).containsExactlyInAnyOrder("o-1", "o-2");
+				assertThat(container.stats().keysHeldForRetry()).isEqualTo(1);
+				assertThat(container.stats().messagesHeldForRetry()).isEqualTo(2);
+			});
+			assertThat(queue.reads.get()).as("the first read failed, and was tried again").isGreaterThan(1);
+			assertThat(this.broker.committed(ContainerFixture.GROUP, new TopicPartition(ContainerFixture.TOPIC, 0)))
+				.as("the watermark waits for the held p-1").isZero();
+
+			queue.pending.clear(); // another instance finished the retry
+			await().atMost(Duration.ofSeconds(5)).until(() -> processed.size() == 4);
+			assertThat(processed.subList(2, 4)).containsExactly("p-1", "p-2");
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> this.broker.isFullyCommitted(ContainerFixture.GROUP, ContainerFixture.TOPIC));
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+	}
+
+	/**
+	 * A retry queue whose retries another instance delivers: it holds one message of key
+	 * {@code poison} from orders-0 until the test clears it, and its first read fails.
+	 */
+	private static final class ElsewhereRetryQueue implements RetryQueue {
+
+		final List<String> pending = new CopyOnWriteArrayList<>(List.of("poison"));
+
+		final AtomicInteger reads = new AtomicInteger();
+
+		@Override
+		public String topic() {
+			return RETRY_TOPIC;
+		}
+
+		@Override
+		public void schedule(List<Message<byte[]>> messages, Instant dueAt) {
+			throw new UnsupportedOperationException("nothing fails here");
+		}
+
+		@Override
+		public boolean namesPendingKeys() {
+			return true;
+		}
+
+		@Override
+		public List<String> pendingKeys(TopicPartition origin) {
+			if (this.reads.incrementAndGet() == 1) {
+				throw new IllegalStateException("the database is not there yet");
+			}
+			return origin.equals(new TopicPartition(ContainerFixture.TOPIC, 0)) ? new ArrayList<>(this.pending)
+					: List.of();
+		}
+
+	}
+
+}
