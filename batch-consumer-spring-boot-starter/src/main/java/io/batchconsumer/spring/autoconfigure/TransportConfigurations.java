@@ -16,6 +16,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 
 import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.jdbc.JdbcSettings;
@@ -53,9 +54,20 @@ final class TransportConfigurations {
 			JdbcTransportProperties jdbc = properties.getJdbc();
 			String instanceId = (properties.getInstanceId() != null) ? properties.getInstanceId()
 					: JdbcSettings.defaultInstanceId(environment.getProperty("spring.application.name"));
-			JdbcTransport transport = new JdbcTransport(dataSource, jdbcSettings(jdbc, instanceId), converter::write);
-			transport.joinCallerTransactions(new SpringCallerTransactions(dataSource));
+			DataSource target = withoutTransactionAwareProxy(dataSource);
+			JdbcTransport transport = new JdbcTransport(target, jdbcSettings(jdbc, instanceId), converter::write);
+			transport.joinCallerTransactions(new SpringCallerTransactions(target));
 			return transport;
+		}
+
+		/**
+		 * The transport runs transactions of its own, and a {@link TransactionAwareDataSourceProxy}
+		 * would hand it the connection of the caller's transaction instead; Spring's transaction
+		 * managers bind the proxy's target, so that is also where a caller's transaction is found.
+		 */
+		private static DataSource withoutTransactionAwareProxy(DataSource dataSource) {
+			return (dataSource instanceof TransactionAwareDataSourceProxy proxy && proxy.getTargetDataSource() != null)
+					? proxy.getTargetDataSource() : dataSource;
 		}
 
 	}

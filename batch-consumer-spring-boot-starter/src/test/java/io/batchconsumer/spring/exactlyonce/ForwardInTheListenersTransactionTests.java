@@ -12,11 +12,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.jdbc.DataSourceBuilder;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
@@ -25,6 +28,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.UnexpectedRollbackException;
@@ -94,6 +98,34 @@ class ForwardInTheListenersTransactionTests {
 				.map(String::new)
 				.containsExactly("committed");
 		});
+	}
+
+	/**
+	 * An application whose {@code DataSource} bean is a {@link TransactionAwareDataSourceProxy}: the
+	 * transaction manager binds the target, and a send inside its transaction still joins it.
+	 */
+	@Test
+	void aSendJoinsTheTransactionWhenTheDataSourceIsATransactionAwareProxy() {
+		runner("h2").withPropertyValues("batch-consumer.auto-startup=false")
+			.withBean(DataSource.class, () -> new TransactionAwareDataSourceProxy(DataSourceBuilder.create()
+				.url("jdbc:h2:file:" + this.dir.resolve("proxied").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE")
+				.build()))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				BatchProducer producer = context.getBean(BatchProducer.class);
+				TransactionTemplate transaction = new TransactionTemplate(
+						context.getBean(PlatformTransactionManager.class));
+				transaction.executeWithoutResult((status) -> {
+					assertThat(producer.sendBatch("audit", List.of("rolled back"))).allMatch(SendResult::isStored);
+					status.setRollbackOnly();
+				});
+				transaction.executeWithoutResult((status) -> assertThat(
+						producer.sendBatch("audit", List.of("committed"))).allMatch(SendResult::isStored));
+				assertThat(context.getBean(JdbcTemplate.class)
+					.queryForList("SELECT payload FROM bc_message WHERE topic = 'audit'", byte[].class))
+					.map(String::new)
+					.containsExactly("committed");
+			});
 	}
 
 	/**
