@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -35,8 +37,8 @@ class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
 		String topic = "orders-held-dead";
 		broker.createTopic(topic, 2);
 		List<String> processed = new CopyOnWriteArrayList<>();
-		// poison-1 always fails: one retry through the topic 1 s later, then the dead letter.
-		ContainerOptions options = options("held-dead", topic).retryMaxAttempts(2).build();
+		// poison-1 always fails: one retry through the topic 2 s later, then the dead letter.
+		ContainerOptions options = options("held-dead", topic).retryMaxAttempts(2).retryLevels("2s").build();
 		BatchContainer container = container(options, failing("poison-1", processed));
 		container.start();
 		try {
@@ -75,7 +77,15 @@ class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
 		finally {
 			assertThat(first.stop()).isTrue();
 		}
-		BatchContainer second = container(options, failing("none", processed));
+		// The retry's delivery waits for the test, so the hold is checked before the retry can end it.
+		CountDownLatch checked = new CountDownLatch(1);
+		SliceListener succeeding = failing("none", processed);
+		BatchContainer second = container(options, (slice) -> {
+			if (slice.stream().anyMatch((message) -> !message.topic().equals(topic))) {
+				assertThat(checked.await(10, TimeUnit.SECONDS)).isTrue();
+			}
+			return succeeding.onSlice(slice);
+		});
 		second.start();
 		try {
 			await().atMost(Duration.ofSeconds(8)).untilAsserted(() -> {
@@ -83,6 +93,7 @@ class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
 				assertThat(second.stats().messagesHeldForRetry()).isEqualTo(2);
 			});
 			assertThat(processed).noneMatch((text) -> text.startsWith("poison"));
+			checked.countDown();
 			await().atMost(Duration.ofSeconds(8)).until(() -> processed.contains("poison-3"));
 			// Records of other keys behind the held ones were not committed and came again: at-least-once.
 			assertThat(processed.stream().filter((text) -> text.startsWith("poison")))
@@ -100,7 +111,8 @@ class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
 	 */
 	private static void sendBehindTheFirstFailure(String topic, BatchContainer container) {
 		transport.producer().sendBatch(topic, List.of(OutgoingMessage.of("poison", "poison-1")));
-		await().atMost(Duration.ofSeconds(8)).until(() -> container.stats().messagesRetried() > 0);
+		// the container's first join; on a broker that no group used yet it creates the offsets topic first
+		await().atMost(Duration.ofSeconds(15)).until(() -> container.stats().messagesRetried() > 0);
 		transport.producer().sendBatch(topic, messages());
 	}
 
