@@ -28,7 +28,9 @@ import io.batchconsumer.core.spi.RetryQueue;
  * the topic (one admin request), forgets the records below them, and reads only the records added since
  * the last question, up to the end offsets of that moment ({@link RetryTopicReader}). So a record is read
  * once while this object lives (again only when the group's position moves back, by a seek or a reset);
- * memory holds a key and an origin per keyed record past the committed position.
+ * memory holds a key and an origin per keyed record past the committed position. A read that ends
+ * early (the broker failed, or {@link RetryTopicReader#TIMEOUT} passed) keeps what it read, so a retry
+ * topic too long for one question is read over several.
  *
  * <p>Threading: thread-safe (methods synchronized); called by a container's owner thread.
  */
@@ -109,6 +111,7 @@ final class PendingRetryRecords {
 	}
 
 	private void add(ConsumerRecord<String, byte[]> record) {
+		this.next.merge(record.partition(), record.offset() + 1, Math::max);
 		String originTopic = header(record, RetryQueue.ORIGINAL_TOPIC);
 		String originPartition = header(record, RetryQueue.ORIGINAL_PARTITION);
 		if (record.key() == null || originTopic == null || originPartition == null
