@@ -27,7 +27,8 @@ import static org.awaitility.Awaitility.await;
  * Key order across the retry topic on Kafka: a record of a poisoned key goes to
  * {@code bc.retry.<group>.<id>}, and the later records of that key wait for its retry to finish, holding
  * no thread, while the other keys flow; a container that starts again on the group reads the held key
- * back from the retry topic (its records past the group's committed position).
+ * back from the retry topic (its records past the group's committed position), and a retry that another
+ * member of the group consumed releases the key once that member committed it.
  */
 @Tag("integration")
 class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
@@ -102,6 +103,48 @@ class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
 		}
 		finally {
 			assertThat(second.stop()).isTrue();
+		}
+	}
+
+	@Test
+	void aRetryFinishedByTheInstanceThatOwnsTheRetryTopicReleasesTheKeyOnTheOther() throws Exception {
+		String topic = "orders-held-shared";
+		broker.createTopic(topic, 1);
+		List<String> processed = new CopyOnWriteArrayList<>();
+		ContainerOptions options = options("held-shared", topic).build();
+		broker.createTopic(KafkaRetryQueue.topicOf(options), 1);
+		// poison-1 fails its first delivery; its retry succeeds once the test has seen the hold.
+		CountDownLatch checked = new CountDownLatch(1);
+		SliceListener firstFails = failing("poison-1", processed);
+		SliceListener succeeds = failing("none", processed);
+		SliceListener listener = (slice) -> {
+			if (slice.stream().anyMatch((message) -> !message.topic().equals(topic))) {
+				assertThat(checked.await(10, TimeUnit.SECONDS)).isTrue();
+				return succeeds.onSlice(slice);
+			}
+			return firstFails.onSlice(slice);
+		};
+		BatchContainer one = container(options, listener);
+		BatchContainer other = container(options, listener);
+		one.start();
+		other.start();
+		try {
+			// two members, two partitions (the topic's and the retry topic's): one each
+			await().atMost(Duration.ofSeconds(15))
+				.until(() -> one.stats().partitions().size() == 1 && other.stats().partitions().size() == 1);
+			BatchContainer holder = one.stats().partitions().get(0).partition().topic().equals(topic) ? one : other;
+			sendBehindTheFirstFailure(topic, holder);
+			await().atMost(Duration.ofSeconds(8))
+				.until(() -> processed.size() == 40 && holder.stats().messagesHeldForRetry() == 2);
+			assertThat(processed).noneMatch((text) -> text.startsWith("poison"));
+			checked.countDown();
+			await().atMost(Duration.ofSeconds(8)).until(() -> processed.contains("poison-3"));
+			assertThat(processed.subList(40, 43)).containsExactly("poison-1", "poison-2", "poison-3");
+			assertThat(holder.stats().keysHeldForRetry()).isZero();
+		}
+		finally {
+			assertThat(one.stop()).isTrue();
+			assertThat(other.stop()).isTrue();
 		}
 	}
 
