@@ -21,7 +21,11 @@ import io.batchconsumer.core.spi.RetryQueue;
  * (consumer-side holding, see {@link Message#DELIVER_AT_HEADER}). Limit: within a partition of the
  * retry topic a record due later holds back the records behind it.
  *
- * <p>Threading: thread-safe (the producer is).
+ * <p>It names the keys waiting in it ({@link #pendingKeys}), so {@code ordering=key} may use it: the
+ * keyed records of the retry topic at or past the group's committed position, by their origin headers
+ * ({@link PendingRetryRecords}).
+ *
+ * <p>Threading: thread-safe (the producer is; the pending records are synchronized).
  */
 final class KafkaRetryQueue implements RetryQueue {
 
@@ -34,9 +38,12 @@ final class KafkaRetryQueue implements RetryQueue {
 
 	private final String topic;
 
-	KafkaRetryQueue(KafkaBatchProducer producer, String topic) {
+	private final PendingRetryRecords pending;
+
+	KafkaRetryQueue(KafkaBatchProducer producer, String topic, PendingRetryRecords pending) {
 		this.producer = producer;
 		this.topic = topic;
+		this.pending = pending;
 	}
 
 	static String topicOf(String group, String id) {
@@ -86,6 +93,22 @@ final class KafkaRetryQueue implements RetryQueue {
 				throw (result.error() instanceof Exception ex) ? ex : new IllegalStateException(result.error());
 			}
 		}
+	}
+
+	@Override
+	public boolean namesPendingKeys() {
+		return true;
+	}
+
+	/**
+	 * The keys of the records of the retry topic at or past the group's committed position whose origin is
+	 * a partition. Costs one admin request (the group's committed offsets) and a read of the records
+	 * added to the retry topic since the last call, with a consumer shared by the transport's retry queues.
+	 * @throws Exception when the broker did not answer within 5 s
+	 */
+	@Override
+	public List<String> pendingKeys(io.batchconsumer.core.TopicPartition origin) throws Exception {
+		return this.pending.keysOf(origin);
 	}
 
 }

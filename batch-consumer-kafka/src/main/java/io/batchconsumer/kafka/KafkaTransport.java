@@ -112,6 +112,9 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 
 	private final SharedDeadLetterReader deadLetterReader;
 
+	/** Reads the retry topics for the keys waiting in them; shared by the retry queues. */
+	private final RetryTopicReader retryTopicReader;
+
 	/** Which listeners consume through a share group; set before the first source is made. */
 	private volatile Predicate<String> shareGroups = (id) -> false;
 
@@ -158,6 +161,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		this.producer = new KafkaBatchProducer(this.clients, (payload) -> Payloads.toBytes(payload, payloadSerializer),
 				KafkaConfigs.sendTimeout(producerProperties));
 		this.deadLetterReader = new SharedDeadLetterReader(KafkaConfigs.deadLetterReader(this.clientProperties));
+		this.retryTopicReader = new RetryTopicReader(this.clientProperties);
 		this.deadLetters = new KafkaDeadLetters(this.deadLetterReader, this.clients, this.deadLetterTopics, this.producer,
 				Clock.systemUTC());
 	}
@@ -283,20 +287,17 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	}
 
 	/**
-	 * Under {@code key} ordering a key whose message waits in the retry queue must hold its later
-	 * messages back, and after a restart the container must read from the queue which keys it holds;
-	 * this queue (a topic read from the group's position) does not name them
-	 * ({@link io.batchconsumer.core.spi.RetryQueue#namesPendingKeys()}), so the engine refuses it; refused
-	 * here already, before the retry topic is looked up on the broker.
+	 * A message sent to the retry queue would let later messages of its partition pass it, which
+	 * {@code partition} ordering forbids; the engine refuses it too, refused here already, before the
+	 * retry topic is looked up on the broker.
 	 */
-	private static void refuseKeyOrder(ContainerOptions options, String topic) {
-		if (options.usesRetryQueue() && options.ordering() == Ordering.KEY) {
+	private static void refusePartitionOrder(ContainerOptions options) {
+		if (options.usesRetryQueue() && options.ordering() == Ordering.PARTITION) {
 			throw OptionDescriptor.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit()
 					+ ") is below a back-off of retry.backoff/retry.levels, so failed messages of listener '"
-					+ options.id() + "' would go to the retry queue and later messages of their key would pass them "
-					+ "after a restart, because this transport's retry queue (" + topic + ") cannot tell which keys "
-					+ "wait in it (the JDBC transport's can), which ordering=key forbids: set ordering=unordered, or "
-					+ "raise retry.blocking-limit above the longest back-off (retries then wait on their worker)",
+					+ options.id() + "' would go to the retry queue and later messages of their partition would "
+					+ "pass them, which ordering=partition forbids: set ordering=key or unordered, or raise "
+					+ "retry.blocking-limit above the longest back-off (retries then wait on their worker)",
 					OptionDescriptor.RETRY_BACKOFF, OptionDescriptor.RETRY_LEVELS, OptionDescriptor.ORDERING,
 					OptionDescriptor.RETRY_BLOCKING_LIMIT);
 		}
@@ -367,7 +368,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 	 * valid Kafka topic name
 	 * @throws IllegalStateException when the topic does not exist and could not be created
 	 * @throws io.batchconsumer.core.InvalidOptionException naming {@code retry.blocking-limit} under
-	 * {@code key} ordering, before the broker is asked for anything
+	 * {@code partition} ordering, before the broker is asked for anything
 	 */
 	@Override
 	public io.batchconsumer.core.spi.RetryQueue retryQueue(ContainerOptions options) {
@@ -375,7 +376,7 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 			return null;
 		}
 		String topic = KafkaRetryQueue.topicOf(options);
-		refuseKeyOrder(options, topic);
+		refusePartitionOrder(options);
 		try {
 			this.deadLetterTopics.ensure(topic, Map.of(), "retry topic");
 		}
@@ -383,7 +384,8 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while creating the retry topic " + topic, ex);
 		}
-		return new KafkaRetryQueue(this.producer, topic);
+		return new KafkaRetryQueue(this.producer, topic,
+				new PendingRetryRecords(topic, options.group(), this.clients::admin, this.retryTopicReader));
 	}
 
 	@Override
@@ -409,10 +411,11 @@ public final class KafkaTransport implements Transport, AutoCloseable {
 		return this.instanceId;
 	}
 
-	/** Closes the shared producer, admin client and dead-letter reader. */
+	/** Closes the shared producer, admin client, dead-letter reader and retry-topic reader. */
 	@Override
 	public void close() {
 		this.deadLetterReader.close();
+		this.retryTopicReader.close();
 		this.clients.close();
 	}
 

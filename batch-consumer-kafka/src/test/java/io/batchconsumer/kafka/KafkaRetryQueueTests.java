@@ -64,18 +64,26 @@ class KafkaRetryQueueTests extends SharedKafkaTransportTests {
 	}
 
 	@Test
-	void keyOrderingWithTheRetryQueueIsRefusedBecauseItsHeldKeysCannotBeReadBackNamingTheProperties() {
-		ContainerOptions options = KafkaTransportTests.options("keyed", "keyed-refused").ordering(Ordering.KEY)
+	void partitionOrderingWithTheRetryQueueIsRefusedBeforeTheBrokerIsAskedNamingTheProperties() {
+		ContainerOptions options = KafkaTransportTests.options("ordered", "ordered-refused").ordering(Ordering.PARTITION)
 			.retryBlockingLimit(Duration.ofMillis(100)).retryLevels("1m").build();
-		try (MessageSource source = transport.createSource(options)) {
-			assertThatThrownBy(() -> BatchContainer.builder(options, source, (slice) -> BatchResult.success(),
-					transport.deadLetterSink(options)).retryQueue(transport.retryQueue(options)).build())
+		assertThatThrownBy(() -> transport.retryQueue(options))
 			.isInstanceOfSatisfying(InvalidOptionException.class,
 					(ex) -> assertThat(ex.option()).isEqualTo("retry.blocking-limit"))
-			.hasMessageContaining("later messages of their key would pass them after a restart")
-			.hasMessageContaining("cannot tell which keys wait in it")
-			.hasMessageContaining("ordering=key forbids")
-			.hasMessageContaining("set ordering=unordered");
+			.hasMessageContaining("later messages of their partition would pass them")
+			.hasMessageContaining("ordering=partition forbids")
+			.hasMessageContaining("set ordering=key or unordered");
+	}
+
+	@Test
+	void keyOrderingMayUseTheRetryQueueWhichNamesTheKeysWaitingInIt() {
+		ContainerOptions options = KafkaTransportTests.options("keyed", "keyed-allowed").ordering(Ordering.KEY)
+			.retryBlockingLimit(Duration.ofMillis(100)).retryLevels("1m").build();
+		RetryQueue queue = transport.retryQueue(options);
+		assertThat(queue.namesPendingKeys()).isTrue();
+		try (MessageSource source = transport.createSource(options)) {
+			assertThat(BatchContainer.builder(options, source, (slice) -> BatchResult.success(),
+					transport.deadLetterSink(options)).retryQueue(queue).build()).isNotNull();
 		}
 	}
 

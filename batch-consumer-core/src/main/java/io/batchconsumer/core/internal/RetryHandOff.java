@@ -90,7 +90,7 @@ final class RetryHandOff {
 		}
 		String why = (options.ordering() == Ordering.KEY)
 				? "later messages of their key would pass them after a restart, because this transport's retry queue "
-						+ "(" + queue.topic() + ") cannot tell which keys wait in it (the JDBC transport's can)"
+						+ "(" + queue.topic() + ") cannot tell which keys wait in it (the JDBC and Kafka transports' can)"
 				: "later messages of their partition would pass them";
 		throw OptionDescriptor.RETRY_BLOCKING_LIMIT.invalid("(" + options.retryBlockingLimit()
 				+ ") is below a back-off of retry.backoff/retry.levels, so failed messages of listener '"

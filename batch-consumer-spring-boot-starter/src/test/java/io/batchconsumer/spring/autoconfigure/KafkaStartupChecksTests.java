@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the Kafka transport refuses when the containers are created, before any broker is asked: a
- * retry topic {@code bc.retry.<group>.<id>} that is not a valid Kafka topic name. The consumer made
+ * retry topic {@code bc.retry.<group>.<id>} that is not a valid Kafka topic name, and the retry topic
+ * under {@code partition} ordering. The consumer made
  * for a container that then cannot be created is closed, and so is that of a container that never
  * started (auto-startup off) when its context closes, so no client is left behind (a Kafka consumer
  * registers its {@code app-info} MBean when made and removes it when closed).
@@ -36,16 +37,16 @@ class KafkaStartupChecksTests {
 	private final ApplicationContextRunner retrying = this.runner.withPropertyValues("batch-consumer.retry.levels=1m");
 
 	@Test
-	void keyOrderingWithKafkasRetryQueueFailsStartUpNamingWhereEachPropertyIsSet() {
-		this.retrying.withPropertyValues("batch-consumer.listeners.refunds.ordering=key")
+	void partitionOrderingWithKafkasRetryQueueFailsStartUpNamingWhereEachPropertyIsSet() {
+		this.retrying.withPropertyValues("batch-consumer.listeners.refunds.ordering=partition")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
 				.hasMessageStartingWith("batch-consumer.retry.blocking-limit (PT1S) is below a back-off of "
 						+ "batch-consumer.retry.backoff/batch-consumer.retry.levels")
-				.hasMessageContaining("cannot tell which keys wait in it")
-				.hasMessageContaining("batch-consumer.listeners.refunds.ordering=key forbids: set "
-						+ "batch-consumer.listeners.refunds.ordering=unordered"));
+				.hasMessageContaining("later messages of their partition would pass them")
+				.hasMessageContaining("batch-consumer.listeners.refunds.ordering=partition forbids: set "
+						+ "batch-consumer.listeners.refunds.ordering=key or unordered"));
 	}
 
 	@Test
