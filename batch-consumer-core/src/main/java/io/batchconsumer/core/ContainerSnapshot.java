@@ -67,6 +67,24 @@ public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionS
 	}
 
 	/**
+	 * A snapshot without per-key rate holds ({@code keyRateLimitHolds} 0); the other parameters as the
+	 * record's.
+	 */
+	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
+			@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
+			long batchesWhole, long messagesCompletedBefore, long rateLimitHolds, long keysHeldForRetry,
+			long messagesHeldForRetry) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
+				messagesQueuedForRetry, batchesOpened, batchesWhole, messagesCompletedBefore, rateLimitHolds,
+				keysHeldForRetry, messagesHeldForRetry, 0);
+	}
+
+	/**
 	 * Messages fetched and not finished, over every partition.
 	 * @return the backlog
 	 */

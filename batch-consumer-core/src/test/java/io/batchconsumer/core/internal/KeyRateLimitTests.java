@@ -11,11 +11,13 @@ import org.junit.jupiter.api.Test;
 
 import io.batchconsumer.core.BatchSnapshot;
 import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.InvalidOptionException;
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.Tuning;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The per-key rate limit ({@code rate-limit-per-key}) as the dispatcher applies it, with a manual
@@ -174,6 +176,14 @@ class KeyRateLimitTests {
 		limit.release(SECOND + SECOND / 10, (slice) -> true, (slice) -> {
 		});
 		assertThat(limit.trackedKeys()).as("full again: dropped, but the key that owes a slice stays").isEqualTo(1);
+	}
+
+	@Test
+	void aNegativeRateFailsTheStartNamingTheOption() {
+		assertThatThrownBy(() -> DispatchHarness.options().rateLimitPerKey(-1).build())
+			.isInstanceOfSatisfying(InvalidOptionException.class,
+					(ex) -> assertThat(ex.option()).isEqualTo("rate-limit-per-key"))
+			.hasMessageContaining("rate-limit-per-key");
 	}
 
 	private static Message<byte[]> message(long offset, String key) {
