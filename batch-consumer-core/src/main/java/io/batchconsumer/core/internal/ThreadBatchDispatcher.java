@@ -103,6 +103,9 @@ final class ThreadBatchDispatcher {
 
 	private final KeyRateLimit keyRate;
 
+	/** Whether a slice held by its key's rate may still run: its epoch is current and not draining. */
+	private final Predicate<Slice> mayStillRun;
+
 	/** Keys held by the retry queue in {@code key} order ({@link RetryHolds}), {@code null} without. */
 	private RetryHolds holds;
 
@@ -118,6 +121,7 @@ final class ThreadBatchDispatcher {
 		this.rate = new RateBudget(options.rateLimit(), counters.heldByRateLimit);
 		this.keyRate = new KeyRateLimit(options.rateLimitPerKey(), counters.heldByKeyRateLimit);
 		this.partitions = partitions;
+		this.mayStillRun = (slice) -> partitions.isCurrent(slice) && !slice.partition.isDraining();
 		this.ready = new ReadySlices(partitions);
 		this.runner = runner;
 		this.workers = workers;
@@ -206,8 +210,7 @@ final class ThreadBatchDispatcher {
 		if (this.holds != null) {
 			this.holds.refreshIfDue(this::released);
 		}
-		this.keyRate.release(nowNanos, (slice) -> this.partitions.isCurrent(slice) && !slice.partition.isDraining(),
-				this::released);
+		this.keyRate.release(nowNanos, this.mayStillRun, this::released);
 		Slice next;
 		while (idle > 0 && (next = this.ready.poll()) != null) {
 			submit(next);

@@ -5,9 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.batchconsumer.core.BatchSnapshot;
 import io.batchconsumer.core.ContainerOptions;
@@ -41,9 +44,12 @@ class KeyRateLimitTests {
 		}
 	}
 
-	/** Hands out and completes until nothing more goes at this time. */
+	/**
+	 * Hands out and completes until nothing more goes at this time (in key order a held key's slices
+	 * go one after the other, each in two turns: released by the key gate, then by the rate).
+	 */
 	private static void drain(DispatchHarness harness) {
-		for (int i = 0; i < 50; i++) {
+		for (int i = 0; i < 500; i++) {
 			harness.dispatch();
 			harness.completeAll();
 		}
@@ -124,6 +130,40 @@ class KeyRateLimitTests {
 		harness.ticker.advance(Duration.ofMillis(50));
 		drain(harness);
 		assertThat(harness.delivered()).isEqualTo(42);
+	}
+
+	@ParameterizedTest(name = "seed {0}")
+	@ValueSource(longs = { 1, 2, 3, 4, 5 })
+	void overRandomTrafficEachKeyStaysWithinItsBucketAndKeepsItsOrder(long seed) {
+		Random random = new Random(seed);
+		Ordering ordering = (seed % 2 == 0) ? Ordering.KEY : Ordering.UNORDERED;
+		DispatchHarness harness = limitedPerKey(7, ordering);
+		long elapsedMs = 0;
+		int arrived = 0;
+		for (int step = 0; step < 300; step++) {
+			for (int i = random.nextInt(6); i > 0; i--, arrived++) {
+				// Skewed: key 0 is hot, the others get a little each.
+				harness.arrive("key" + (random.nextInt(3) == 0 ? 0 : random.nextInt(8)));
+			}
+			int ms = 1 + random.nextInt(30);
+			elapsedMs += ms;
+			harness.dispatchAfter(Duration.ofMillis(ms));
+			harness.completeAll();
+			for (int key = 0; key < 8; key++) {
+				assertThat(deliveredOf(harness, "key" + key)).as("seed %d, key%d after %d ms", seed, key, elapsedMs)
+					.hasSizeLessThanOrEqualTo((int) (7 + 7 * elapsedMs / 1000));
+			}
+		}
+		harness.dispatcher.retune(Tuning.apply(DispatchHarness.options().ordering(ordering).build(),
+				Map.of("rate-limit-per-key", "0")));
+		drain(harness);
+		assertThat(harness.delivered()).as("seed %d", seed).isEqualTo(arrived);
+		if (ordering == Ordering.KEY) {
+			for (int key = 0; key < 8; key++) {
+				assertThat(deliveredOf(harness, "key" + key).stream().map(Message::offset).toList())
+					.as("seed %d, key%d in order", seed, key).isSorted();
+			}
+		}
 	}
 
 	@Test
