@@ -57,7 +57,7 @@ final class KeyRateLimit {
 	/** Messages per second for each key, 0 for no limit; replaced by {@link #retune}. */
 	private int perSecond;
 
-	private final Map<String, Bucket> buckets = new HashMap<>();
+	private final Map<String, KeyRateBucket> buckets = new HashMap<>();
 
 	/** Slices formed beyond their key's tokens and not released yet, wherever they wait. */
 	private final Set<Slice> owed = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -184,7 +184,7 @@ final class KeyRateLimit {
 		long next = Long.MAX_VALUE;
 		for (Iterator<Map.Entry<String, ArrayDeque<Slice>>> it = this.waiting.entrySet().iterator(); it.hasNext();) {
 			Map.Entry<String, ArrayDeque<Slice>> entry = it.next();
-			Bucket bucket = this.buckets.get(entry.getKey());
+			KeyRateBucket bucket = this.buckets.get(entry.getKey());
 			ArrayDeque<Slice> queue = entry.getValue();
 			Slice slice;
 			while ((slice = queue.peekFirst()) != null) {
@@ -222,7 +222,7 @@ final class KeyRateLimit {
 			if (take(message.key(), nowNanos)) {
 				return true;
 			}
-			Bucket bucket = this.buckets.get(message.key());
+			KeyRateBucket bucket = this.buckets.get(message.key());
 			this.headRetryNanos = Math.min(this.headRetryNanos, nowNanos + nanosFor(1 - bucket.tokens));
 			return false;
 		});
@@ -251,7 +251,7 @@ final class KeyRateLimit {
 		if (key == null) {
 			return true;
 		}
-		Bucket bucket = this.buckets.computeIfAbsent(key, (k) -> new Bucket(this.perSecond, nowNanos));
+		KeyRateBucket bucket = this.buckets.computeIfAbsent(key, (k) -> new KeyRateBucket(this.perSecond, nowNanos));
 		bucket.refill(nowNanos, this.perSecond);
 		if (bucket.owed == 0 && bucket.tokens >= 1) {
 			bucket.tokens -= 1;
@@ -299,38 +299,6 @@ final class KeyRateLimit {
 	 * @param free how many of the first parts may go now; the others are owed
 	 */
 	record Split(List<List<Message<byte[]>>> parts, int free) {
-	}
-
-	/** One key's bucket. Owner thread. */
-	private static final class Bucket {
-
-		double tokens;
-
-		long refilledNanos;
-
-		/** Slices of the key owed and not released. */
-		int owed;
-
-		/** Whether its messages are being held back now (a hold is counted once, as it starts). */
-		boolean holding;
-
-		Bucket(int perSecond, long nowNanos) {
-			this.tokens = perSecond;
-			this.refilledNanos = nowNanos;
-		}
-
-		void refill(long nowNanos, int perSecond) {
-			if (nowNanos > this.refilledNanos) {
-				double accrued = (nowNanos - this.refilledNanos) * perSecond / NANOS_PER_SECOND;
-				this.tokens = Math.min(perSecond, this.tokens + accrued);
-				this.refilledNanos = nowNanos;
-			}
-		}
-
-		boolean isFullAt(long nowNanos, int perSecond) {
-			return this.tokens + Math.max(0, nowNanos - this.refilledNanos) * perSecond / NANOS_PER_SECOND >= perSecond;
-		}
-
 	}
 
 }
