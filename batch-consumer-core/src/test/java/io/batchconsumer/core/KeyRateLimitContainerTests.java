@@ -76,6 +76,8 @@ class KeyRateLimitContainerTests {
 		assertThat(this.broker.committed("g", new TopicPartition(TOPIC, 0))).as("not past the held messages")
 			.isLessThan(400);
 
+		await().atMost(Duration.ofSeconds(5)).alias("it goes on at its rate").until(() -> this.hotDelivered.get() > RATE);
+
 		this.container.tune(Map.of("rate-limit-per-key", 0)).get(10, TimeUnit.SECONDS);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.broker.isFullyCommitted("g", TOPIC));
 		this.guarantee.assertNoViolations();

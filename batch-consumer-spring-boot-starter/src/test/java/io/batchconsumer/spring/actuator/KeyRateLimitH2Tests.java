@@ -83,6 +83,7 @@ class KeyRateLimitH2Tests {
 		assertThat(this.meters.get("batch.consumer.key.rate.limit.holds").tag("listener", "calls").functionCounter()
 			.count()).isPositive();
 		await().atMost(WAIT).until(() -> slicesWaitingForRate(actuator) > 0);
+		await().atMost(WAIT).alias("it goes on at its rate").until(() -> this.listeners.hot.get() > RATE);
 
 		ActuatorClient.Response tuned = actuator.post("/actuator/batchconsumer/calls/tune",
 				Map.of("rateLimitPerKey", 0));
