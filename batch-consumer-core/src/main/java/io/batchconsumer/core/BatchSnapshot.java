@@ -45,6 +45,9 @@ public record BatchSnapshot(long id, long firstOffset, long lastOffset, long age
 		/** Waiting until an older slice with one of its keys is finished; holds no thread. */
 		WAITING_FOR_KEY,
 
+		/** Waiting until its key may have more messages under {@code rate-limit-per-key}; holds no thread. */
+		WAITING_FOR_RATE,
+
 		/** Ready, waiting for a free worker. */
 		WAITING_FOR_WORKER,
 

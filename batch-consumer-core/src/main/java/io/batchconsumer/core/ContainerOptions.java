@@ -57,6 +57,8 @@ import io.batchconsumer.core.options.OptionDescriptor;
  * @param consumerBatchMaxWait the longest a batch waits for {@code consumerBatchMinSize} messages
  * @param consumerBatchMaxBytes the most bytes of messages in a listener call; 0 for no bound
  * @param rateLimit the most messages per second handed to the listener; 0 for no limit
+ * @param rateLimitPerKey the most messages per second handed to the listener for each message key; 0 for
+ *        no limit
  */
 public record ContainerOptions(String id, List<String> topics, String group, ConsumptionMode mode, int threadSize,
 		int consumerBatchSize, int pullBatchSize, Duration pullInterval, Ordering ordering, int pullThresholdForQueue,
@@ -65,7 +67,8 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 		Duration retryMaxBackoff, boolean deadLetterEnabled, Duration shutdownTimeout, Duration pollTimeout,
 		String tags, Duration delay, Duration retryBlockingLimit, String retryLevels,
 		List<String> retryNotRetryable, Duration asyncTimeout, int consumerBatchMinSize,
-		Duration consumerBatchMaxWait, long consumerBatchMaxBytes, int rateLimit) {
+		Duration consumerBatchMaxWait, long consumerBatchMaxBytes, int rateLimit,
+		int rateLimitPerKey) {
 
 	/**
 	 * Starts a builder with every default.
@@ -243,6 +246,8 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 
 		public Builder rateLimit(int perSecond) { return set(OptionDescriptor.RATE_LIMIT, perSecond); }
 
+		public Builder rateLimitPerKey(int perSecond) { return set(OptionDescriptor.RATE_LIMIT_PER_KEY, perSecond); }
+
 		/**
 		 * Validates every option against its bounds, then the rules between options, and
 		 * builds.
@@ -273,7 +278,8 @@ public record ContainerOptions(String id, List<String> topics, String group, Con
 					get(OptionDescriptor.RETRY_BLOCKING_LIMIT), get(OptionDescriptor.RETRY_LEVELS),
 					notRetryable(get(OptionDescriptor.RETRY_NOT_RETRYABLE)), get(OptionDescriptor.ASYNC_TIMEOUT),
 					get(OptionDescriptor.CONSUMER_BATCH_MIN_SIZE), get(OptionDescriptor.CONSUMER_BATCH_MAX_WAIT),
-					get(OptionDescriptor.CONSUMER_BATCH_MAX_BYTES), get(OptionDescriptor.RATE_LIMIT));
+					get(OptionDescriptor.CONSUMER_BATCH_MAX_BYTES), get(OptionDescriptor.RATE_LIMIT),
+					get(OptionDescriptor.RATE_LIMIT_PER_KEY));
 		}
 
 		/** An unset list (a property bound empty reads as unset) is the empty list. */

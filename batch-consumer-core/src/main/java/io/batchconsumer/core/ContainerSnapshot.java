@@ -51,6 +51,8 @@ import io.batchconsumer.core.spi.RetryQueue;
  *        messages wait for it (in the key gate, holding no thread)
  * @param messagesHeldForRetry messages of slices waiting for such a key (the slices queued behind those
  *        wait too and are not counted)
+ * @param keyRateLimitHolds times a message key started being held back by {@code rate-limit-per-key}
+ *        (its messages waited, holding no thread, while other keys' went on)
  */
 public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
@@ -58,10 +60,28 @@ public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionS
 		long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
 		@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
 		long batchesWhole, long messagesCompletedBefore, long rateLimitHolds, long keysHeldForRetry,
-		long messagesHeldForRetry) {
+		long messagesHeldForRetry, long keyRateLimitHolds) {
 
 	public ContainerSnapshot {
 		partitions = List.copyOf(partitions);
+	}
+
+	/**
+	 * A snapshot without per-key rate holds ({@code keyRateLimitHolds} 0); the other parameters as the
+	 * record's.
+	 */
+	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
+			@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
+			long batchesWhole, long messagesCompletedBefore, long rateLimitHolds, long keysHeldForRetry,
+			long messagesHeldForRetry) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
+				messagesQueuedForRetry, batchesOpened, batchesWhole, messagesCompletedBefore, rateLimitHolds,
+				keysHeldForRetry, messagesHeldForRetry, 0);
 	}
 
 	/**

@@ -10,8 +10,8 @@ import io.batchconsumer.core.spi.MessageSource;
 /**
  * The options a running container can change (runtime tuning, as PMQ's portal and Decaton's
  * property reload allow): {@code thread-size}, {@code consumer-batch-size}, {@code pull-batch-size},
- * the flow-control thresholds and the {@code rate-limit}. A change is made by the owner thread
- * between two turns of its loop: slices already handed out run as they were formed, the next ones
+ * the flow-control thresholds, the {@code rate-limit} and the {@code rate-limit-per-key}. A change is
+ * made by the owner thread between two turns of its loop: slices already handed out run as they were formed, the next ones
  * take the new values, so no message is lost, repeated or reordered. Every other option needs a restart.
  *
  * <p>{@code pull-batch-size} is changed only when the source can change it while running
@@ -27,7 +27,8 @@ public final class Tuning {
 			OptionDescriptor.CONSUMER_BATCH_SIZE, OptionDescriptor.PULL_BATCH_SIZE,
 			OptionDescriptor.PULL_THRESHOLD_FOR_QUEUE, OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_QUEUE,
 			OptionDescriptor.MAX_SPAN, OptionDescriptor.PULL_THRESHOLD_FOR_CONTAINER,
-			OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_CONTAINER, OptionDescriptor.RATE_LIMIT);
+			OptionDescriptor.PULL_THRESHOLD_SIZE_FOR_CONTAINER, OptionDescriptor.RATE_LIMIT,
+			OptionDescriptor.RATE_LIMIT_PER_KEY);
 
 	private Tuning() {
 	}

@@ -46,6 +46,9 @@ final class Counters {
 	/** Times new batches started being held back by the rate limit ({@link RateBudget}). */
 	final LongAdder heldByRateLimit = new LongAdder();
 
+	/** Times a key started being held back by the per-key rate limit ({@link KeyRateLimit}). */
+	final LongAdder heldByKeyRateLimit = new LongAdder();
+
 	final LongAdder commitsSucceeded = new LongAdder();
 
 	final LongAdder commitsFailed = new LongAdder();

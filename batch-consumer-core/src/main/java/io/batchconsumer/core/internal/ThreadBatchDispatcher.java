@@ -52,8 +52,8 @@ import io.batchconsumer.core.Ordering;
  *
  * <p>A partition may wait for its batch to fill ({@link BatchFill}); a slice may be bounded by bytes
  * ({@link SliceBytes}; slices do not grow then, so a list listener gets each in one call); new batches
- * take no more messages than the rate limit leaves ({@link RateBudget}). Each of these holds messages
- * back in the buffer, never on a worker.
+ * take no more messages than the rate limit leaves ({@link RateBudget}); a key's messages beyond its
+ * own rate wait apart ({@link KeyRateLimit}). Each of these holds messages back, never on a worker.
  *
  * <p>A slice that comes back unfinished while its epoch is current (a {@code Throwable} escaped
  * its processing, see {@link SliceTask}) is run again first, still holding its keys.
@@ -101,6 +101,11 @@ final class ThreadBatchDispatcher {
 
 	private final RateBudget rate;
 
+	private final KeyRateLimit keyRate;
+
+	/** Whether a slice held by its key's rate may still run: its epoch is current and not draining. */
+	private final Predicate<Slice> mayStillRun;
+
 	/** Keys held by the retry queue in {@code key} order ({@link RetryHolds}), {@code null} without. */
 	private RetryHolds holds;
 
@@ -114,7 +119,9 @@ final class ThreadBatchDispatcher {
 		this.options = options;
 		this.fill = new BatchFill(options);
 		this.rate = new RateBudget(options.rateLimit(), counters.heldByRateLimit);
+		this.keyRate = new KeyRateLimit(options.rateLimitPerKey(), counters.heldByKeyRateLimit);
 		this.partitions = partitions;
+		this.mayStillRun = (slice) -> partitions.isCurrent(slice) && !slice.partition.isDraining();
 		this.ready = new ReadySlices(partitions);
 		this.runner = runner;
 		this.workers = workers;
@@ -135,6 +142,7 @@ final class ThreadBatchDispatcher {
 		this.options = tuned;
 		this.fill.retune(tuned);
 		this.rate.retune(tuned.rateLimit());
+		this.keyRate.retune(tuned.rateLimitPerKey());
 	}
 
 	/**
@@ -202,6 +210,7 @@ final class ThreadBatchDispatcher {
 		if (this.holds != null) {
 			this.holds.refreshIfDue(this::released);
 		}
+		this.keyRate.release(nowNanos, this.mayStillRun, this::released);
 		Slice next;
 		while (idle > 0 && (next = this.ready.poll()) != null) {
 			submit(next);
@@ -256,10 +265,12 @@ final class ThreadBatchDispatcher {
 		}
 	}
 
-	/** A slice a key gate released waits for a worker. */
+	/** A slice a key gate released waits for a worker, or for its key's rate. */
 	private void released(Slice slice) {
-		slice.state = BatchSnapshot.SliceState.WAITING_FOR_WORKER;
-		this.ready.addLast(slice);
+		if (this.keyRate.admits(slice)) {
+			slice.state = BatchSnapshot.SliceState.WAITING_FOR_WORKER;
+			this.ready.addLast(slice);
+		}
 	}
 
 	/**
@@ -373,12 +384,13 @@ final class ThreadBatchDispatcher {
 
 	/**
 	 * How long until messages held back become due: a delayed head, the end of a batch's wait to fill,
-	 * or the tokens the rate limit waits for.
+	 * or the tokens the rate limits wait for.
 	 * @param nowNanos the time
 	 * @return nanoseconds, {@code Long.MAX_VALUE} when nothing is held back
 	 */
 	long nanosUntilHeldBackIsDue(long nowNanos) {
 		long until = Math.min(nanosUntilHeadDue(), this.fill.nanosUntilWaitEnds(this.partitions.all(), nowNanos));
+		until = Math.min(until, this.keyRate.nanosUntilRelease(nowNanos));
 		return Math.min(until, this.rate.nanosUntilTokens(this.options.consumerBatchSize(), nowNanos));
 	}
 
@@ -405,10 +417,15 @@ final class ThreadBatchDispatcher {
 		// Counts no further than the batch can take: a scan per batch as long as the run it takes.
 		int limit = (int) Math.min((long) most * sliceSize, this.rate.remaining());
 		Predicate<Message<byte[]>> takes = this.dueGate::isDue;
-		int buffered = partition.leading(limit,
-				(maxBytes > 0) ? takes.and(SliceBytes.packing(most, sliceSize, maxBytes)) : takes);
+		takes = (maxBytes > 0) ? takes.and(SliceBytes.packing(most, sliceSize, maxBytes)) : takes;
+		boolean perKey = this.keyRate.isLimited() && this.options.ordering() != Ordering.PARTITION;
+		int buffered = partition.leading(limit, (this.keyRate.isLimited() && !perKey)
+				? this.keyRate.heads(takes, nowNanos) : takes);
+		if (buffered == 0) {
+			return 0; // its head waits for its key's rate
+		}
 		// While the owner is the bound, a key batch is one run of consecutive messages, not cut.
-		boolean whole = maxBytes <= 0 && this.holds == null && weighsOwner() && this.sizing.ownerBound();
+		boolean whole = maxBytes <= 0 && this.holds == null && !perKey && weighsOwner() && this.sizing.ownerBound();
 		int n = whole ? 1 : Math.min(most, SliceSplitter.ceilDiv(buffered, batchSize));
 		// Fewer, fuller slices rather than slices under the minimum the batch waited for.
 		n = Math.min(n, Math.max(1, buffered / this.options.consumerBatchMinSize()));
@@ -438,15 +455,21 @@ final class ThreadBatchDispatcher {
 		if (this.holds != null) {
 			parts = RetryHolds.apart(parts, partition);
 		}
+		KeyRateLimit.Split split = perKey ? this.keyRate.apart(parts, batchSize, nowNanos) : null;
 		int started = 0;
 		// The batch covers the filtered messages too, so the watermark passes them.
-		for (Slice slice : partition.openBatch(first, last, parts, this.sizing.callSize(this.options), nowNanos)) {
-			if (partition.enterKeyGate(slice, whole)) {
+		Slice[] slices = partition.openBatch(first, last, (split != null) ? split.parts() : parts,
+				this.sizing.callSize(this.options), nowNanos);
+		if (split != null) {
+			this.keyRate.owe(slices, split.free());
+		}
+		for (Slice slice : slices) {
+			if (!partition.enterKeyGate(slice, whole)) {
+				slice.state = BatchSnapshot.SliceState.WAITING_FOR_KEY;
+			}
+			else if (this.keyRate.admits(slice)) {
 				runnable.add(slice);
 				started++;
-			}
-			else {
-				slice.state = BatchSnapshot.SliceState.WAITING_FOR_KEY;
 			}
 		}
 		return started;

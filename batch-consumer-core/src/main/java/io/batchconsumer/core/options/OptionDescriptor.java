@@ -207,13 +207,18 @@ public final class OptionDescriptor<T> {
 			"How many messages per second the listener gets at most, over all its threads; 0 for no limit. "
 					+ "Messages held back wait in the buffer, holding no thread.");
 
+	public static final OptionDescriptor<Integer> RATE_LIMIT_PER_KEY = new OptionDescriptor<>("rate-limit-per-key",
+			Integer.class, 0, EVERY_LEVEL, ContainerOptions::rateLimitPerKey, OptionBounds.between(0, 1_000_000_000),
+			"How many messages per second each message key gets at most; 0 for no limit. A key's messages "
+					+ "beyond it wait, holding no thread, while other keys' messages go on.");
+
 	private static final List<OptionDescriptor<?>> ALL = List.of(ID, TOPICS, GROUP, MODE, THREAD_SIZE,
 			CONSUMER_BATCH_SIZE, PULL_BATCH_SIZE, PULL_INTERVAL, ORDERING, PULL_THRESHOLD_FOR_QUEUE,
 			PULL_THRESHOLD_SIZE_FOR_QUEUE, MAX_SPAN, PULL_THRESHOLD_FOR_CONTAINER, PULL_THRESHOLD_SIZE_FOR_CONTAINER,
 			SUSPEND, COMMIT_INTERVAL, RETRY_MAX_ATTEMPTS, RETRY_BACKOFF, RETRY_MULTIPLIER, RETRY_MAX_BACKOFF,
 			DEAD_LETTER_ENABLED, SHUTDOWN_TIMEOUT, POLL_TIMEOUT, TAGS, DELAY, RETRY_BLOCKING_LIMIT, RETRY_LEVELS,
 			RETRY_NOT_RETRYABLE, ASYNC_TIMEOUT, CONSUMER_BATCH_MIN_SIZE, CONSUMER_BATCH_MAX_WAIT,
-			CONSUMER_BATCH_MAX_BYTES, RATE_LIMIT);
+			CONSUMER_BATCH_MAX_BYTES, RATE_LIMIT, RATE_LIMIT_PER_KEY);
 
 	private final String key;
 

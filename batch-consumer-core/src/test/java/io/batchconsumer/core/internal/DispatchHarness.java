@@ -61,6 +61,12 @@ final class DispatchHarness {
 		}
 	}
 
+	/** Buffers one message of the given key (of 10 bytes; {@code null} for a keyless one). */
+	void arrive(String key) {
+		this.partition.add(Message.raw("t", 0, this.nextOffset++, key, "x".repeat(10).getBytes(StandardCharsets.UTF_8),
+				null, 0));
+	}
+
 	/** Hands out at the ticker's time. */
 	void dispatch() {
 		this.dispatcher.dispatch(this.ticker.nanoTime());

@@ -93,6 +93,14 @@ public @interface BatchListener {
 	String rateLimit() default "";
 
 	/**
+	 * How many messages per second each message key gets at most; 0 for no limit. A key's messages
+	 * beyond it wait, holding no thread, while other keys' messages go on. Falls back to
+	 * {@code batch-consumer.listeners.<id>.rate-limit-per-key}, then {@code batch-consumer.rate-limit-per-key}.
+	 * @return the value, as text
+	 */
+	String rateLimitPerKey() default "";
+
+	/**
 	 * Which order is kept within a partition: 'unordered', 'key' (per message key) or 'partition'
 	 * (one slice at a time per partition). Falls back to
 	 * {@code batch-consumer.listeners.<id>.ordering}, then {@code batch-consumer.ordering}.

@@ -72,6 +72,12 @@ public class ContainerProperties {
 	private Integer rateLimit;
 
 	/**
+	 * How many messages per second each message key gets at most; 0 for no limit. A key's messages
+	 * beyond it wait, holding no thread, while other keys' messages go on.
+	 */
+	private Integer rateLimitPerKey;
+
+	/**
 	 * How many messages one pull fetches at most.
 	 */
 	private Integer pullBatchSize;
@@ -261,6 +267,22 @@ public class ContainerProperties {
 	 */
 	public void setRateLimit(Integer rateLimit) {
 		this.rateLimit = rateLimit;
+	}
+
+	/**
+	 * Returns how many messages per second each message key gets at most ({@code rate-limit-per-key}).
+	 * @return the value, or {@code null} when not set
+	 */
+	public Integer getRateLimitPerKey() {
+		return this.rateLimitPerKey;
+	}
+
+	/**
+	 * Sets how many messages per second each message key gets at most ({@code rate-limit-per-key}).
+	 * @param rateLimitPerKey the value, or {@code null} for not set
+	 */
+	public void setRateLimitPerKey(Integer rateLimitPerKey) {
+		this.rateLimitPerKey = rateLimitPerKey;
 	}
 
 	/**

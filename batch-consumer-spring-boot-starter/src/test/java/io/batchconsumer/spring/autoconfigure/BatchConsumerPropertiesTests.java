@@ -40,6 +40,12 @@ class BatchConsumerPropertiesTests {
 	}
 
 	@Test
+	void aNegativeRateLimitPerKeyFailsNamingTheProperty() {
+		assertFailsWith("batch-consumer.listeners.orders.rate-limit-per-key must be between 0 and 1000000000 but was -5",
+				"batch-consumer.listeners.orders.rate-limit-per-key=-5");
+	}
+
+	@Test
 	void anUnknownOrderingFailsNamingThePropertyAndTheAllowedValues() {
 		assertFailsWith("batch-consumer.ordering must be one of unordered, key, partition but was 'fifo'",
 				"batch-consumer.ordering=fifo");

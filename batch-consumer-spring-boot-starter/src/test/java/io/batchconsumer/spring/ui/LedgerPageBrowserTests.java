@@ -35,6 +35,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.stereotype.Component;
 
 import io.batchconsumer.core.BatchProducer;
+import io.batchconsumer.core.OutgoingMessage;
 import io.batchconsumer.spring.annotation.BatchListener;
 import io.batchconsumer.testsupport.H2FileDatabase;
 
@@ -46,7 +47,8 @@ import static org.awaitility.Awaitility.await;
  * system's chromedriver, never a downloaded one) opens {@code /actuator/batchconsumerui} of a
  * running app on an H2 file database whose listener waits on a latch at one message. The page must
  * show the batch that holds the watermark with that slice in flight, and flow control stopped by
- * the span; and a {@code key} listener's message held for a key in the retry queue. A screenshot goes
+ * the span; a {@code key} listener's message held for a key in the retry queue; and a hot key's
+ * messages waiting for its {@code rate-limit-per-key}. A screenshot goes
  * to {@code target/ledger-page.png}, and to {@code docs/ledger-page.png} with
  * {@code -Ddocs.update-screenshot=true}.
  *
@@ -63,7 +65,7 @@ import static org.awaitility.Awaitility.await;
 				"batch-consumer.listeners.orders.pull-batch-size=20", "batch-consumer.listeners.orders.ordering=unordered",
 				"batch-consumer.listeners.orders.flow-control.max-span=60",
 				"batch-consumer.listeners.payments.group=payments", "batch-consumer.listeners.payments.thread-size=4",
-				"batch-consumer.listeners.held.retry.levels=1m" })
+				"batch-consumer.listeners.held.retry.levels=1m", "batch-consumer.listeners.hot.rate-limit-per-key=1" })
 @Tag("integration")
 class LedgerPageBrowserTests {
 
@@ -114,6 +116,8 @@ class LedgerPageBrowserTests {
 			this.producer.sendBatch("orders", IntStream.range(0, 200).mapToObj((i) -> "order-" + i).toList());
 			this.listeners.feedPayments(this.producer);
 			this.producer.send("held", "poison", "poison-1");
+			this.producer.sendBatch("hot", IntStream.range(0, 30).mapToObj((i) -> OutgoingMessage.of("hot", "hot-" + i))
+				.toList());
 			browser.get("http://localhost:" + this.port + "/actuator/batchconsumerui");
 			// The page re-renders every second: read each element inside the wait, stale ones are retried.
 			WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
@@ -139,6 +143,11 @@ class LedgerPageBrowserTests {
 			wait.until((driver) -> driver.findElement(By.cssSelector("[data-listener='held'] [data-retry-holds]"))
 				.getText()
 				.matches("(?s)1\\s+held for 1 key\\(s\\) in the retry queue"));
+			wait.until((driver) -> driver.findElement(By.cssSelector("[data-listener='hot'] [data-key-rate-holds]"))
+				.getText()
+				.matches("(?s)1\\s+per-key rate holds"));
+			wait.until((driver) -> !driver.findElements(By.cssSelector("[data-listener='hot'] [data-state='WAITING_FOR_RATE']"))
+				.isEmpty());
 			// The picture once the charts have gathered some history (one point a second).
 			wait.until((driver) -> chartPoints(driver, "payments") >= 12);
 			assertThat(this.listeners.paymentsSeen()).isPositive();
@@ -199,6 +208,10 @@ class LedgerPageBrowserTests {
 				this.poisoned.set(true);
 				throw new IllegalStateException("poisoned");
 			}
+		}
+
+		@BatchListener(id = "hot", topics = "hot", ordering = "unordered")
+		void onHot(String payload) {
 		}
 
 		@BatchListener(id = "payments", topics = "payments")

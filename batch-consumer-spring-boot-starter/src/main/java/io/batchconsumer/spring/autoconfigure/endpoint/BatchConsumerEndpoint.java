@@ -43,7 +43,7 @@ import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
  * <li>{@code POST /actuator/batchconsumer/{id}/tune} with any of {@code threadSize},
  * {@code consumerBatchSize}, {@code pullBatchSize}, {@code pullThresholdForQueue},
  * {@code pullThresholdSizeForQueue}, {@code maxSpan}, {@code pullThresholdForContainer},
- * {@code pullThresholdSizeForContainer}, {@code rateLimit} — changes them on the running container
+ * {@code pullThresholdSizeForContainer}, {@code rateLimit}, {@code rateLimitPerKey} — changes them on the running container
  * ({@code BatchContainer.tune}): slices handed out run as formed, the next ones take the new
  * values; a bad value changes nothing (400, naming the option).</li>
  * </ul>
@@ -123,6 +123,7 @@ public class BatchConsumerEndpoint {
 	 * @param pullThresholdForContainer for {@code tune}: flow control's message threshold for the container
 	 * @param pullThresholdSizeForContainer for {@code tune}: flow control's byte threshold for the container
 	 * @param rateLimit for {@code tune}: the most messages per second, 0 for no limit
+	 * @param rateLimitPerKey for {@code tune}: the most messages per second for each key, 0 for no limit
 	 * @return what was done, once the owner thread applied it
 	 * @throws InvalidEndpointRequestException (400) for an unknown listener or operation, a
 	 *         partition that is not assigned, or a container that is not running
@@ -132,7 +133,8 @@ public class BatchConsumerEndpoint {
 			@Nullable Integer partition, @Nullable Long offset, @Nullable Integer threadSize,
 			@Nullable Integer consumerBatchSize, @Nullable Integer pullBatchSize, @Nullable Integer pullThresholdForQueue,
 			@Nullable Long pullThresholdSizeForQueue, @Nullable Integer maxSpan, @Nullable Integer pullThresholdForContainer,
-			@Nullable Long pullThresholdSizeForContainer, @Nullable Integer rateLimit) {
+			@Nullable Long pullThresholdSizeForContainer, @Nullable Integer rateLimit,
+			@Nullable Integer rateLimitPerKey) {
 		BatchContainer container = this.containers.getContainer(id);
 		if (container == null) {
 			throw invalid("No listener '" + id + "'; known are " + this.containers.getListenerIds());
@@ -141,7 +143,7 @@ public class BatchConsumerEndpoint {
 			// In the order of Tuning.OPTIONS, as the parameters are (held to it by a test).
 			Object[] values = { threadSize, consumerBatchSize, pullBatchSize, pullThresholdForQueue,
 					pullThresholdSizeForQueue, maxSpan, pullThresholdForContainer, pullThresholdSizeForContainer,
-					rateLimit };
+					rateLimit, rateLimitPerKey };
 			Map<String, Object> changes = new LinkedHashMap<>();
 			for (int i = 0; i < values.length; i++) {
 				putIfGiven(changes, Tuning.OPTIONS.get(i).key(), values[i]);

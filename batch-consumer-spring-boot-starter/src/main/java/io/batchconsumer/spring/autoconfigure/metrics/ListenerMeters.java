@@ -80,6 +80,8 @@ final class ListenerMeters {
 		counter("batch.consumer.thread.batches", batches, stats, tags.and(SHAPE, "whole"), ContainerSnapshot::batchesWhole);
 		counter("batch.consumer.rate.limit.holds", "Times new batches started being held back by the rate limit",
 				stats, tags, ContainerSnapshot::rateLimitHolds);
+		counter("batch.consumer.key.rate.limit.holds", "Times a message key started being held back by the per-key "
+				+ "rate limit", stats, tags, ContainerSnapshot::keyRateLimitHolds);
 		gauge("batch.consumer.retry.queue.held.keys",
 				"Keys whose message waits in the retry queue, holding their later messages back (ordering=key)", null,
 				tags, (s) -> s.container(ContainerSnapshot::keysHeldForRetry), stats);

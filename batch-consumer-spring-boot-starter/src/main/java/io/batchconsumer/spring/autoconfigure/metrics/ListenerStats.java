@@ -133,7 +133,8 @@ final class ListenerStats {
 				a.messagesFiltered() + b.messagesFiltered(), a.messagesQueuedForRetry() + b.messagesQueuedForRetry(),
 				a.batchesOpened() + b.batchesOpened(), a.batchesWhole() + b.batchesWhole(),
 				a.messagesCompletedBefore() + b.messagesCompletedBefore(), a.rateLimitHolds() + b.rateLimitHolds(),
-				a.keysHeldForRetry() + b.keysHeldForRetry(), a.messagesHeldForRetry() + b.messagesHeldForRetry());
+				a.keysHeldForRetry() + b.keysHeldForRetry(), a.messagesHeldForRetry() + b.messagesHeldForRetry(),
+				a.keyRateLimitHolds() + b.keyRateLimitHolds());
 	}
 
 }
