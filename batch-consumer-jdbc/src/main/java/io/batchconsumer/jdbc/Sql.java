@@ -59,24 +59,33 @@ final class Sql {
 	 */
 	<T> T inTransactionOrThrow(Work<T> work) throws SQLException {
 		try (Connection connection = this.dataSource.getConnection()) {
-			boolean autoCommit = connection.getAutoCommit();
-			if (autoCommit) {
-				Transactions.begin(connection);
+			if (!connection.getAutoCommit()) {
+				return inOpenTransaction(connection, work);
 			}
+			Transactions.begin(connection);
+			T result;
 			try {
-				T result = work.run(connection);
-				connection.commit();
-				return result;
+				result = work.run(connection);
 			}
 			catch (SQLException | RuntimeException ex) {
-				rollback(connection, ex);
+				Transactions.rollback(connection, ex);
 				throw ex;
 			}
-			finally {
-				if (autoCommit) {
-					connection.setAutoCommit(true);
-				}
-			}
+			Transactions.commit(connection);
+			return result;
+		}
+	}
+
+	/** Runs the work on a connection that a pool handed out in a transaction already, and commits it. */
+	private static <T> T inOpenTransaction(Connection connection, Work<T> work) throws SQLException {
+		try {
+			T result = work.run(connection);
+			connection.commit();
+			return result;
+		}
+		catch (SQLException | RuntimeException ex) {
+			rollback(connection, ex);
+			throw ex;
 		}
 	}
 
