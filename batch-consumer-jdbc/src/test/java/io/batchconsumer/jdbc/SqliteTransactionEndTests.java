@@ -21,6 +21,7 @@ import org.sqlite.SQLiteCommitListener;
 import org.sqlite.SQLiteConnection;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * How the transport ends a transaction on SQLite. The driver's {@code commit()} runs {@code COMMIT}
@@ -111,6 +112,38 @@ class SqliteTransactionEndTests {
 		assertThat(otherHoldsLock.getCount()).as("the other writer took the lock after the commit").isZero();
 		assertThat(TestDatabases.count(this.pool, "SELECT COUNT(*) FROM t")).as("the row is committed").isEqualTo(1);
 		assertThat(failure).as("the commit of a committed transaction").isNull();
+	}
+
+	/**
+	 * A transaction manager's sequence (Spring's: {@code setAutoCommit(false)}, work, {@code commit()},
+	 * its after-commit callbacks, {@code setAutoCommit(true)}) on a connection of
+	 * {@link SqliteConnections}: after {@code commit()} the connection holds no write lock, and the
+	 * next transaction on it still takes the lock when it begins and is atomic.
+	 */
+	@Test
+	void aConnectionOfSqliteConnectionsHoldsNoWriteLockAfterCommitAndItsNextTransactionIsWhole() throws Exception {
+		Properties properties = SqliteSettings.connectionProperties();
+		properties.setProperty("busy_timeout", Integer.toString(BUSY_TIMEOUT_MS));
+		SqliteConnections connections = new SqliteConnections("jdbc:sqlite:" + this.dir.resolve("end.db"), properties);
+		try (Connection connection = connections.getConnection(); Statement other = this.other.createStatement()) {
+			connection.setAutoCommit(false);
+			insert(connection, 1);
+			connection.commit();
+			other.execute("BEGIN IMMEDIATE"); // waits out the busy timeout while the connection holds the lock
+			other.execute("ROLLBACK");
+
+			insert(connection, 2);
+			assertThat((Throwable) catchThrowableOfType(SQLException.class, () -> other.execute("BEGIN IMMEDIATE")))
+				.as("a write while the next transaction runs").isNotNull();
+			connection.rollback();
+			insert(connection, 3);
+			connection.commit();
+			connection.setAutoCommit(true);
+			assertThat(connection.getAutoCommit()).isTrue();
+			insert(connection, 4);
+		}
+		assertThat(TestDatabases.count(this.pool, "SELECT COUNT(*) FROM t WHERE id IN (1, 3, 4)")).isEqualTo(3);
+		assertThat(TestDatabases.count(this.pool, "SELECT COUNT(*) FROM t")).as("the rolled-back row").isEqualTo(3);
 	}
 
 	private void holdLockAfterCommit(CountDownLatch committed, CountDownLatch holds, CountDownLatch release) {
