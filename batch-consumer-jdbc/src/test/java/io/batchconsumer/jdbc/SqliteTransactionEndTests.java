@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * write lock again: when another writer takes the lock between the two, {@code commit()} waits out
  * the busy timeout and fails although the data is committed, and the caller would take a stored send
  * for a failed one and store it again. The transport ends its own transactions by going back to
- * auto-commit, which commits and begins nothing.
+ * auto-commit, which commits and begins nothing; the connections of {@link SqliteConnections} hold no
+ * lock after {@code commit()} whoever calls it, and begin the next transaction at its first statement.
  */
 @Tag("integration")
 class SqliteTransactionEndTests {
