@@ -59,24 +59,41 @@ final class Sql {
 	 */
 	<T> T inTransactionOrThrow(Work<T> work) throws SQLException {
 		try (Connection connection = this.dataSource.getConnection()) {
-			boolean autoCommit = connection.getAutoCommit();
-			if (autoCommit) {
-				Transactions.begin(connection);
-			}
 			try {
-				T result = work.run(connection);
-				connection.commit();
-				return result;
+				return connection.getAutoCommit() ? inNewTransaction(connection, work)
+						: inOpenTransaction(connection, work);
 			}
-			catch (SQLException | RuntimeException ex) {
-				rollback(connection, ex);
-				throw ex;
+			catch (SQLException ex) {
+				throw SqliteFull.named(ex, connection);
 			}
-			finally {
-				if (autoCommit) {
-					connection.setAutoCommit(true);
-				}
-			}
+		}
+	}
+
+	/** Runs the work in a transaction begun here, and ends it in auto-commit mode. */
+	private static <T> T inNewTransaction(Connection connection, Work<T> work) throws SQLException {
+		Transactions.begin(connection);
+		T result;
+		try {
+			result = work.run(connection);
+		}
+		catch (SQLException | RuntimeException ex) {
+			Transactions.rollback(connection, ex);
+			throw ex;
+		}
+		Transactions.commit(connection);
+		return result;
+	}
+
+	/** Runs the work on a connection that a pool handed out in a transaction already, and commits it. */
+	private static <T> T inOpenTransaction(Connection connection, Work<T> work) throws SQLException {
+		try {
+			T result = work.run(connection);
+			connection.commit();
+			return result;
+		}
+		catch (SQLException | RuntimeException ex) {
+			rollback(connection, ex);
+			throw ex;
 		}
 	}
 
@@ -92,7 +109,12 @@ final class Sql {
 	 */
 	<T> T read(String what, Work<T> work) {
 		try (Connection connection = this.dataSource.getConnection()) {
-			return work.run(connection);
+			try {
+				return work.run(connection);
+			}
+			catch (SQLException ex) {
+				throw SqliteFull.named(ex, connection);
+			}
 		}
 		catch (SQLException ex) {
 			throw new SourceUnavailableException(what + " failed: " + ex.getMessage(), ex);

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
 import java.util.Properties;
 import java.util.logging.Logger;
 
@@ -22,7 +23,10 @@ import io.batchconsumer.core.internal.Transactions;
  * application's own included: when {@code setAutoCommit(false)} fails (its {@code BEGIN IMMEDIATE}
  * met {@code SQLITE_BUSY}), the connection is put back in auto-commit mode, where the driver alone
  * would leave it marked as in a transaction that never began, and the next transaction on it would
- * run its statements one by one ({@link Transactions}).
+ * run its statements one by one ({@link Transactions}); and after {@code commit()} or
+ * {@code rollback()} the connection holds no lock until its next statement begins the next
+ * transaction, where the driver alone takes the write lock again at once (a transaction manager's
+ * after-commit callbacks, and every other writer, waited for it).
  *
  * <p>Threading: thread-safe; each connection is used as JDBC allows.
  */
@@ -108,20 +112,93 @@ public final class SqliteConnections implements DataSource {
 		return "SqliteConnections[" + this.url + "]";
 	}
 
-	/** Passes every call to the driver's connection; a failed {@code setAutoCommit(false)} is undone. */
-	private record BeginGuard(Connection target) implements InvocationHandler {
+	/**
+	 * Passes every call to the driver's connection, and changes how a transaction begins and ends:
+	 * <ul>
+	 * <li>A failed {@code setAutoCommit(false)} is undone ({@link Transactions#begin}).</li>
+	 * <li>{@code commit()} and {@code rollback()} leave a deferred transaction open, which holds no
+	 * lock, instead of the driver's next transaction, which with {@code transaction_mode=IMMEDIATE}
+	 * takes the write lock at once and holds it until the next transaction ends: a transaction manager
+	 * runs its after-commit callbacks and puts the connection back in auto-commit mode only after
+	 * {@code commit()}, and every other writer waited for that. The next statement created on the
+	 * connection begins the next transaction in the configured mode (taking the lock then); a
+	 * statement created before and run again joins the deferred transaction, which commits or rolls
+	 * back with it.</li>
+	 * </ul>
+	 *
+	 * <p>Threading: used by one thread at a time, as the connection.
+	 */
+	private static final class BeginGuard implements InvocationHandler {
+
+		private final Connection target;
+
+		/** Whether the open transaction is the deferred one {@code commit()} or {@code rollback()} left. */
+		private boolean placeholder;
+
+		BeginGuard(Connection target) {
+			this.target = target;
+		}
 
 		@Override
 		public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-			if (method.getName().equals("setAutoCommit") && Boolean.FALSE.equals(args[0])) {
-				Transactions.begin(this.target);
+			String name = method.getName();
+			if (name.equals("setAutoCommit") && Boolean.FALSE.equals(args[0])) {
+				if (this.target.getAutoCommit()) {
+					Transactions.begin(this.target);
+					this.placeholder = false;
+				}
 				return null;
+			}
+			if ((name.equals("commit") || name.equals("rollback")) && args == null && !this.target.getAutoCommit()) {
+				end(name.equals("commit") ? "COMMIT" : "ROLLBACK");
+				return null;
+			}
+			if (this.placeholder && (name.startsWith("create") && name.endsWith("Statement")
+					|| name.startsWith("prepare") || name.equals("setSavepoint"))) {
+				beginConfigured();
+			}
+			if (name.equals("setAutoCommit")) {
+				this.placeholder = false; // going back to auto-commit commits the open transaction
 			}
 			try {
 				return method.invoke(this.target, args);
 			}
 			catch (InvocationTargetException ex) {
 				throw ex.getCause();
+			}
+		}
+
+		/** Ends the open transaction and leaves a deferred one open, as the driver expects one. */
+		private void end(String command) throws SQLException {
+			execute(command);
+			execute("BEGIN DEFERRED");
+			this.placeholder = true;
+		}
+
+		/** Replaces the deferred transaction with one in the configured mode; it stays when that fails. */
+		private void beginConfigured() throws SQLException {
+			execute("COMMIT");
+			try {
+				execute("BEGIN " + this.target.unwrap(org.sqlite.SQLiteConnection.class)
+					.getConnectionConfig()
+					.getTransactionMode()
+					.name());
+			}
+			catch (SQLException ex) {
+				try {
+					execute("BEGIN DEFERRED");
+				}
+				catch (SQLException restore) {
+					ex.addSuppressed(restore);
+				}
+				throw ex;
+			}
+			this.placeholder = false;
+		}
+
+		private void execute(String sql) throws SQLException {
+			try (Statement statement = this.target.createStatement()) {
+				statement.execute(sql);
 			}
 		}
 

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 /**
  * Which statements a {@link FaultyDataSource} fails, and how. A rule matches a statement by a
  * pattern over its SQL (searched, case-insensitive; {@code COMMIT}, {@code ROLLBACK},
- * {@code SET AUTOCOMMIT} and {@code CONNECT} stand for those calls), optionally only at a position
+ * {@code SET AUTOCOMMIT} and {@code CONNECT} stand for those calls; {@code setAutoCommit(true)} on a
+ * connection in a transaction commits it and is a {@code COMMIT}), optionally only at a position
  * in the transaction (1 = the first statement since the last commit or rollback) and only on
  * threads whose name contains a string. Of the matching statements it lets the first
  * {@link #after(long)} pass, then fails each with {@link #probability(double, long)} until it

@@ -194,11 +194,16 @@ public final class FaultyDataSource implements DataSource {
 			return switch (name) {
 				case "commit" -> endTransaction("COMMIT", method, args);
 				case "rollback" -> endTransaction("ROLLBACK", method, args);
-				case "setAutoCommit" -> statement("SET AUTOCOMMIT", false, () -> StatementHandler.invokeReal(this.real,
-						method, args));
+				case "setAutoCommit" -> commits(args) ? endTransaction("COMMIT", method, args)
+						: statement("SET AUTOCOMMIT", false, () -> StatementHandler.invokeReal(this.real, method, args));
 				case "createStatement", "prepareStatement", "prepareCall" -> wrapStatement(method, args);
 				default -> StatementHandler.invokeReal(this.real, method, args);
 			};
+		}
+
+		/** Whether a {@code setAutoCommit} call commits: {@code true} on a connection in a transaction. */
+		private boolean commits(Object[] args) throws SQLException {
+			return Boolean.TRUE.equals(args[0]) && !this.real.getAutoCommit();
 		}
 
 		private Object endTransaction(String sql, Method method, Object[] args) throws Throwable {

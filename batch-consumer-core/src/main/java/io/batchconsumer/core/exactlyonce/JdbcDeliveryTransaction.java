@@ -48,7 +48,7 @@ public final class JdbcDeliveryTransaction implements DeliveryTransaction {
 			CURRENT.set(connection);
 			try {
 				T result = work.run(connection);
-				connection.commit();
+				commit(connection, autoCommit);
 				return result;
 			}
 			catch (Exception | Error ex) {
@@ -59,6 +59,16 @@ public final class JdbcDeliveryTransaction implements DeliveryTransaction {
 				CURRENT.remove();
 				connection.setAutoCommit(autoCommit);
 			}
+		}
+	}
+
+	/** Commits; a transaction begun here ends in auto-commit mode, which begins no next one. */
+	private static void commit(Connection connection, boolean began) throws SQLException {
+		if (began) {
+			Transactions.commit(connection);
+		}
+		else {
+			connection.commit();
 		}
 	}
 

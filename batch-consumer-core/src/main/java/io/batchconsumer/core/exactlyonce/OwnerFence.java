@@ -87,7 +87,12 @@ final class OwnerFence {
 				}
 			}
 			long epoch = maxEpoch(connection, group, partition);
-			connection.commit();
+			if (autoCommit) {
+				Transactions.commit(connection); // begins no next transaction
+			}
+			else {
+				connection.commit();
+			}
 			return epoch;
 		}
 		catch (SQLException | RuntimeException ex) {

@@ -20,6 +20,9 @@ public final class SqlStates {
 	/** {@code SQLITE_LOCKED}: a table is locked by another statement of a shared cache. */
 	private static final int SQLITE_LOCKED = 6;
 
+	/** {@code SQLITE_FULL}: the disk is full, or the file reached its size limit ({@code max_page_count}). */
+	private static final int SQLITE_FULL = 13;
+
 	/** {@code SQLITE_CONSTRAINT}: a constraint failed (SQLSTATE class 23). */
 	private static final int SQLITE_CONSTRAINT = 19;
 
@@ -34,6 +37,16 @@ public final class SqlStates {
 	 */
 	public static boolean isSqliteBusy(SQLException ex) {
 		return isSqlite(ex) && (ex.getErrorCode() == SQLITE_BUSY || ex.getErrorCode() == SQLITE_LOCKED);
+	}
+
+	/**
+	 * Whether a failure is SQLite's {@code SQLITE_FULL}: the file could not grow, its disk being full
+	 * or its size limit reached; the statement's transaction was rolled back.
+	 * @param ex the failure
+	 * @return whether the SQLite database is full
+	 */
+	public static boolean isSqliteFull(SQLException ex) {
+		return isSqlite(ex) && ex.getErrorCode() == SQLITE_FULL;
 	}
 
 	private static boolean isSqlite(SQLException ex) {

@@ -2,13 +2,23 @@ package io.batchconsumer.core.internal;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
- * Begins a transaction on a connection so that a failed begin leaves the connection in auto-commit
- * mode. The SQLite driver marks a connection as in a transaction before its {@code BEGIN} ran; when
- * the {@code BEGIN} fails ({@code SQLITE_BUSY} after the busy timeout with
- * {@code transaction_mode=IMMEDIATE}) the connection went back to its pool still marked, and the
- * next transaction on it ran its statements one by one in auto-commit: not atomic.
+ * Begins and ends a transaction on a connection that was in auto-commit mode, so that the connection
+ * is back in auto-commit mode whatever happens:
+ * <ul>
+ * <li>A failed begin leaves the connection in auto-commit mode. The SQLite driver marks a connection
+ * as in a transaction before its {@code BEGIN} ran; when the {@code BEGIN} fails ({@code SQLITE_BUSY}
+ * after the busy timeout with {@code transaction_mode=IMMEDIATE}) the connection went back to its pool
+ * still marked, and the next transaction on it ran its statements one by one in auto-commit: not
+ * atomic.</li>
+ * <li>The transaction ends by going back to auto-commit mode, which commits it and begins nothing.
+ * The SQLite driver's {@code commit()} begins the next transaction at once, which with
+ * {@code transaction_mode=IMMEDIATE} takes the write lock again: every other writer waited for it a
+ * second time, and when another writer took the lock in between, {@code commit()} waited out the busy
+ * timeout and failed although the transaction was committed (a stored send reported failed).</li>
+ * </ul>
  *
  * <p>Threading: stateless; the connection is the caller's.
  */
@@ -34,6 +44,55 @@ public final class Transactions {
 				ex.addSuppressed(reset);
 			}
 			throw ex;
+		}
+	}
+
+	/**
+	 * Commits the transaction that {@link #begin} began and puts the connection back in auto-commit
+	 * mode, in one step. When the commit fails, the transaction is rolled back (SQLite keeps it open
+	 * after some failed commits, while its driver counts the connection as in auto-commit mode
+	 * already).
+	 * @param connection a connection in the transaction {@link #begin} began
+	 * @throws SQLException when the transaction did not commit; the connection is in auto-commit mode
+	 */
+	public static void commit(Connection connection) throws SQLException {
+		try {
+			connection.setAutoCommit(true);
+		}
+		catch (SQLException ex) {
+			try (Statement statement = connection.createStatement()) {
+				statement.execute("ROLLBACK");
+			}
+			catch (SQLException | RuntimeException rollback) {
+				ex.addSuppressed(rollback); // no transaction was open any more: nothing to roll back
+			}
+			backToAutoCommit(connection, ex);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Rolls back the transaction that {@link #begin} began and puts the connection back in auto-commit
+	 * mode; what fails on the way is added to the failure that ended the transaction.
+	 * @param connection a connection in the transaction {@link #begin} began
+	 * @param cause the failure that ended the transaction
+	 */
+	public static void rollback(Connection connection, Throwable cause) {
+		try {
+			connection.rollback();
+		}
+		catch (SQLException | RuntimeException ex) {
+			cause.addSuppressed(ex);
+		}
+		backToAutoCommit(connection, cause);
+	}
+
+	private static void backToAutoCommit(Connection connection, Throwable cause) {
+		try {
+			connection.setAutoCommit(true);
+		}
+		catch (SQLException | RuntimeException ex) {
+			cause.addSuppressed(ex);
 		}
 	}
 
