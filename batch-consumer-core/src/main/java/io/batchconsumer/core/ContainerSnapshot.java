@@ -51,6 +51,8 @@ import io.batchconsumer.core.spi.RetryQueue;
  *        messages wait for it (in the key gate, holding no thread)
  * @param messagesHeldForRetry messages of slices waiting for such a key (the slices queued behind those
  *        wait too and are not counted)
+ * @param asyncCallsInFlight now: calls of an {@link AsyncSliceListener} whose stage has not completed (nor
+ *        timed out); they hold no worker thread
  */
 public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
@@ -58,10 +60,53 @@ public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionS
 		long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
 		@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
 		long batchesWhole, long messagesCompletedBefore, long rateLimitHolds, long keysHeldForRetry,
-		long messagesHeldForRetry) {
+		long messagesHeldForRetry, long asyncCallsInFlight) {
 
 	public ContainerSnapshot {
 		partitions = List.copyOf(partitions);
+	}
+
+	/**
+	 * A snapshot without asynchronous calls in flight.
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken
+	 * @param fatalError the first {@link VirtualMachineError} a worker met, or {@code null}
+	 * @param messagesFiltered messages finished without the listener
+	 * @param messagesQueuedForRetry failed messages stored in the {@link RetryQueue}
+	 * @param batchesOpened thread batches handed to the workers
+	 * @param batchesWhole of them, {@code key} batches handed out whole
+	 * @param messagesCompletedBefore messages finished before their delivery
+	 * @param rateLimitHolds times new batches started being held back by the rate limit
+	 * @param keysHeldForRetry keys with a message in the {@link RetryQueue}
+	 * @param messagesHeldForRetry messages of slices waiting for such a key
+	 */
+	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
+			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+			long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
+			@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
+			long batchesWhole, long messagesCompletedBefore, long rateLimitHolds, long keysHeldForRetry,
+			long messagesHeldForRetry) {
+		this(id, state, partitions, threadSize, busyThreads, flowControlCount, flowControlSize, flowControlSpan,
+				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
+				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
+				messagesQueuedForRetry, batchesOpened, batchesWhole, messagesCompletedBefore, rateLimitHolds,
+				keysHeldForRetry, messagesHeldForRetry, 0);
 	}
 
 	/**

@@ -111,11 +111,39 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 	 * @param rateLimitHolds times new batches started being held back by the {@code rate-limit}
 	 * @param keysHeldForRetry now: in {@code key} order, keys whose message waits in the retry queue
 	 * @param messagesHeldForRetry now: messages waiting for such a key, holding no thread
+	 * @param asyncCallsInFlight now: calls of an asynchronous listener whose {@code CompletionStage} has not
+	 *        completed, holding no thread
 	 */
 	public record Counters(long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 			long commitsFailed, long batchesOpened, long batchesWhole, long rateLimitHolds, long keysHeldForRetry,
-			long messagesHeldForRetry) {
+			long messagesHeldForRetry, long asyncCallsInFlight) {
+
+		/**
+		 * Counters without asynchronous calls in flight.
+		 * @param flowControlCount times fetching stopped because of the buffered count
+		 * @param flowControlSize times fetching stopped because of the buffered bytes
+		 * @param flowControlSpan times fetching stopped because of the offset span
+		 * @param messagesSucceeded messages that a listener finished
+		 * @param messagesRetried message deliveries that failed and were tried again
+		 * @param messagesDeadLettered messages written to the dead letter
+		 * @param messagesSkipped messages that failed every attempt while dead letters were off
+		 * @param commitsSucceeded commits that were stored
+		 * @param commitsFailed commits that failed
+		 * @param batchesOpened thread batches handed to the workers
+		 * @param batchesWhole of them, {@code key} batches handed out whole
+		 * @param rateLimitHolds times new batches started being held back by the {@code rate-limit}
+		 * @param keysHeldForRetry now: in {@code key} order, keys whose message waits in the retry queue
+		 * @param messagesHeldForRetry now: messages waiting for such a key, holding no thread
+		 */
+		public Counters(long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
+				long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
+				long commitsFailed, long batchesOpened, long batchesWhole, long rateLimitHolds, long keysHeldForRetry,
+				long messagesHeldForRetry) {
+			this(flowControlCount, flowControlSize, flowControlSpan, messagesSucceeded, messagesRetried,
+					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, batchesOpened, batchesWhole,
+					rateLimitHolds, keysHeldForRetry, messagesHeldForRetry, 0);
+		}
 
 		/**
 		 * Counters without the keys held for the retry queue.
@@ -137,7 +165,7 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 				long commitsFailed, long batchesOpened, long batchesWhole, long rateLimitHolds) {
 			this(flowControlCount, flowControlSize, flowControlSpan, messagesSucceeded, messagesRetried,
 					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, batchesOpened, batchesWhole,
-					rateLimitHolds, 0, 0);
+					rateLimitHolds, 0, 0, 0);
 		}
 
 		/**
@@ -156,14 +184,15 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 				long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 				long commitsFailed) {
 			this(flowControlCount, flowControlSize, flowControlSpan, messagesSucceeded, messagesRetried,
-					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, 0, 0, 0, 0, 0);
+					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, 0, 0, 0, 0, 0, 0);
 		}
 
 		static Counters of(ContainerSnapshot stats) {
 			return new Counters(stats.flowControlCount(), stats.flowControlSize(), stats.flowControlSpan(),
 					stats.messagesSucceeded(), stats.messagesRetried(), stats.messagesDeadLettered(),
 					stats.messagesSkipped(), stats.commitsSucceeded(), stats.commitsFailed(), stats.batchesOpened(),
-					stats.batchesWhole(), stats.rateLimitHolds(), stats.keysHeldForRetry(), stats.messagesHeldForRetry());
+					stats.batchesWhole(), stats.rateLimitHolds(), stats.keysHeldForRetry(), stats.messagesHeldForRetry(),
+					stats.asyncCallsInFlight());
 		}
 
 	}
