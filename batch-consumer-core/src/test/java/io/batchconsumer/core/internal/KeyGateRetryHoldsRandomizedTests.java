@@ -30,7 +30,7 @@ class KeyGateRetryHoldsRandomizedTests {
 
 	@Test
 	void aSliceIsHandedOutExactlyWhenNoOlderSliceOrHoldBlocksItOverManySeeds() {
-		for (long seed = 1; seed <= 200; seed++) {
+		for (long seed = 1; seed <= 100; seed++) {
 			new Schedule(seed, 6, 5, 0).run();
 		}
 	}
@@ -93,9 +93,9 @@ class KeyGateRetryHoldsRandomizedTests {
 
 		void run() {
 			int entered = 0;
-			for (int step = 0; step < 300; step++) {
+			for (int step = 0; step < 200; step++) {
 				int choice = this.random.nextInt(10);
-				if ((choice < 4 || this.handedOut.isEmpty() && choice < 7) && entered < 150) {
+				if ((choice < 4 || this.handedOut.isEmpty() && choice < 7) && entered < 100) {
 					enter("s" + entered++);
 				}
 				else if (choice < 7 && !this.handedOut.isEmpty()) {
