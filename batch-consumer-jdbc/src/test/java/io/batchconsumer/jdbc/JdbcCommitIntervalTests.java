@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
  * Commits on JDBC follow {@code commit.interval} while a backlog is read: a queue that only waits for
  * its next read (small pulls over several queues leave each one empty between its reads) is behind,
  * not idle, so it gets no early commit. Its last messages are committed early once it is read to its
- * end.
+ * end, and a stop commits a queue that is behind at once.
  */
 @Tag("integration")
 class JdbcCommitIntervalTests {
@@ -113,6 +113,45 @@ class JdbcCommitIntervalTests {
 				assertThat(source.endOffsets()).containsEntry(queue, 25L);
 				assertThat(source.isBehind(queue)).as("sought before the end offset read").isTrue();
 			}
+		}
+	}
+
+	@Test
+	void aStopCommitsAQueueThatIsBehindAtOnce() throws Exception {
+		JdbcSettings settings = TestDatabases.settings().withQueuesPerTopic(1);
+		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.H2, this.dir, 4);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			List<OutgoingMessage> messages = new ArrayList<>();
+			for (int i = 0; i < 1_000; i++) {
+				messages.add(OutgoingMessage.of("key-" + i, "m-" + i));
+			}
+			transport.producer().sendBatch("orders", messages);
+			ContainerOptions options = ContainerOptions.builder("orders").topics("orders").group("billing")
+				.ordering(Ordering.UNORDERED).threadSize(2).consumerBatchSize(8).pullBatchSize(16)
+				.commitInterval(Duration.ofMinutes(1)).build();
+			Recorder recorder = new Recorder();
+			BatchContainer container = new BatchContainer(options, transport.createSource(options),
+					recorder.listener("orders", 1_000_000), transport.deadLetterSink(options));
+			container.start();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> recorder.processed.size() >= 100);
+			}
+			finally {
+				assertThat(container.stop()).isTrue();
+			}
+			Recorder next = new Recorder();
+			BatchContainer restarted = new BatchContainer(options, transport.createSource(options),
+					next.listener("orders", 0), transport.deadLetterSink(options));
+			restarted.start();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> committed(restarted) == 1_000);
+			}
+			finally {
+				assertThat(restarted.stop()).isTrue();
+			}
+			// The stop committed what was processed (an interval of a minute never came): little comes again.
+			assertThat(next.processed.size()).as("messages the restart processed")
+				.isLessThanOrEqualTo(1_000 - recorder.processed.size() + 32);
 		}
 	}
 
