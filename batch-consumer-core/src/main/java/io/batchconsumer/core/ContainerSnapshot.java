@@ -53,6 +53,8 @@ import io.batchconsumer.core.spi.RetryQueue;
  *        wait too and are not counted)
  * @param keyRateLimitHolds times a message key started being held back by {@code rate-limit-per-key}
  *        (its messages waited, holding no thread, while other keys' went on)
+ * @param asyncCallsInFlight now: calls of an {@link AsyncSliceListener} whose stage has not completed (nor
+ *        timed out); they hold no worker thread
  */
 public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
 		int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
@@ -60,15 +62,40 @@ public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionS
 		long commitsFailed, long lastCommitProgressMillis, @Nullable String sourceError, long snapshotMillis,
 		@Nullable String fatalError, long messagesFiltered, long messagesQueuedForRetry, long batchesOpened,
 		long batchesWhole, long messagesCompletedBefore, long rateLimitHolds, long keysHeldForRetry,
-		long messagesHeldForRetry, long keyRateLimitHolds) {
+		long messagesHeldForRetry, long keyRateLimitHolds, long asyncCallsInFlight) {
 
 	public ContainerSnapshot {
 		partitions = List.copyOf(partitions);
 	}
 
 	/**
-	 * A snapshot without per-key rate holds ({@code keyRateLimitHolds} 0); the other parameters as the
-	 * record's.
+	 * A snapshot without per-key rate holds or asynchronous calls in flight (both 0).
+	 * @param id the container id
+	 * @param state its life-cycle state
+	 * @param partitions the assigned partitions
+	 * @param threadSize worker threads
+	 * @param busyThreads worker threads running a slice
+	 * @param flowControlCount times fetching stopped because of the buffered count
+	 * @param flowControlSize times fetching stopped because of the buffered bytes
+	 * @param flowControlSpan times fetching stopped because of the offset span
+	 * @param messagesSucceeded messages that a listener finished
+	 * @param messagesRetried message deliveries that failed and were tried again
+	 * @param messagesDeadLettered messages written to the dead letter
+	 * @param messagesSkipped messages that failed every attempt while dead letters were off
+	 * @param commitsSucceeded commits that were stored
+	 * @param commitsFailed commits that failed
+	 * @param lastCommitProgressMillis when a commit last moved a position forward
+	 * @param sourceError the last error reaching the source, or {@code null}
+	 * @param snapshotMillis when this snapshot was taken
+	 * @param fatalError the first {@link VirtualMachineError} a worker met, or {@code null}
+	 * @param messagesFiltered messages finished without the listener
+	 * @param messagesQueuedForRetry failed messages stored in the {@link RetryQueue}
+	 * @param batchesOpened thread batches handed to the workers
+	 * @param batchesWhole of them, {@code key} batches handed out whole
+	 * @param messagesCompletedBefore messages finished before their delivery
+	 * @param rateLimitHolds times new batches started being held back by the rate limit
+	 * @param keysHeldForRetry keys with a message in the {@link RetryQueue}
+	 * @param messagesHeldForRetry messages of slices waiting for such a key
 	 */
 	public ContainerSnapshot(String id, LifecyclePhase state, List<PartitionSnapshot> partitions, int threadSize,
 			int busyThreads, long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
@@ -81,7 +108,7 @@ public record ContainerSnapshot(String id, LifecyclePhase state, List<PartitionS
 				messagesSucceeded, messagesRetried, messagesDeadLettered, messagesSkipped, commitsSucceeded,
 				commitsFailed, lastCommitProgressMillis, sourceError, snapshotMillis, fatalError, messagesFiltered,
 				messagesQueuedForRetry, batchesOpened, batchesWhole, messagesCompletedBefore, rateLimitHolds,
-				keysHeldForRetry, messagesHeldForRetry, 0);
+				keysHeldForRetry, messagesHeldForRetry, 0, 0);
 	}
 
 	/**

@@ -175,11 +175,46 @@ final class JdbcMessageSource implements MessageSource {
 		// Only now that every queue was read: a failed poll moved nothing.
 		batch.positions().forEach((queue, position) -> queue.position = position);
 		boolean atEnd = batch.messages().size() < this.pullBatchSize;
+		markBehind(order, batch.messages());
 		this.drained = atEnd ? readable : List.of();
 		if (atEnd) {
 			this.drainedAt = System.nanoTime();
 		}
 		return batch.messages();
+	}
+
+	/**
+	 * The reader reads the queues in order until the poll is full: each queue read before the one that
+	 * filled it came back short (at its end), that one may have more, the queues after it were not read.
+	 */
+	private void markBehind(List<OwnedQueue> order, List<Message<byte[]>> messages) {
+		Map<TopicPartition, Integer> read = new HashMap<>();
+		for (Message<byte[]> message : messages) {
+			read.merge(new TopicPartition(message.topic(), message.partition()), 1, Integer::sum);
+		}
+		int total = 0;
+		for (OwnedQueue queue : order) {
+			total += read.getOrDefault(queue.queue, 0);
+			queue.behind = total >= this.pullBatchSize;
+			if (queue.behind) {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Whether the queue is known to have messages past those read: its last read filled the poll, or
+	 * the end offsets last read (at most a few seconds old) lie past its position. Asks nothing of the
+	 * database.
+	 */
+	@Override
+	public boolean isBehind(TopicPartition partition) {
+		OwnedQueue queue = this.owned.get(partition);
+		if (queue == null) {
+			return false;
+		}
+		Long end = this.endOffsets.get(partition);
+		return queue.behind || (end != null && end > queue.position);
 	}
 
 	@Override
@@ -208,6 +243,7 @@ final class JdbcMessageSource implements MessageSource {
 			throw new IllegalArgumentException(partition + " is not owned by consumer '" + this.consumerKey + "'");
 		}
 		queue.position = offset;
+		queue.behind = false;
 		this.drained = List.of();
 	}
 

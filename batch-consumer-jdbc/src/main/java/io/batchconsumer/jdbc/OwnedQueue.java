@@ -22,6 +22,12 @@ final class OwnedQueue {
 
 	boolean paused;
 
+	/**
+	 * Whether its last read filled the poll, so more messages may follow {@link #position}; {@code false}
+	 * once a read came back short (it reached the end) or after a seek.
+	 */
+	boolean behind;
+
 	/** Epoch millis after which the queue must be given up unless the lease was renewed. */
 	long validUntil;
 

@@ -11,6 +11,7 @@ import java.util.function.ToLongFunction;
 
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
@@ -55,6 +56,9 @@ final class QueuePositions {
 
 	private final Map<MessageQueue, Long> next = new HashMap<>();
 
+	/** The broker's end offset of each queue as its last pull returned it ({@code MAX_OFFSET} of its messages). */
+	private final Map<MessageQueue, Long> pulledEnds = new HashMap<>();
+
 	/** The queues the engine paused: they do not fetch, so they are not watched. */
 	private final Set<MessageQueue> paused = new HashSet<>();
 
@@ -78,6 +82,7 @@ final class QueuePositions {
 	 */
 	void forget(Collection<MessageQueue> queues) {
 		queues.forEach(this.next::remove);
+		queues.forEach(this.pulledEnds::remove);
 		queues.forEach(this.paused::remove);
 		this.watch.unwatch(queues);
 	}
@@ -124,7 +129,12 @@ final class QueuePositions {
 
 	/** The batch was returned: its queue continues after its last message. */
 	void advance(MessageQueue queue, List<MessageExt> pulled) {
-		this.next.put(queue, pulled.get(pulled.size() - 1).getQueueOffset() + 1);
+		MessageExt last = pulled.get(pulled.size() - 1);
+		this.next.put(queue, last.getQueueOffset() + 1);
+		String end = last.getProperty(MessageConst.PROPERTY_MAX_OFFSET);
+		if (end != null) {
+			this.pulledEnds.put(queue, Long.parseLong(end));
+		}
 		if (watches(queue)) {
 			this.watch.moved(queue, this.nanoTime.getAsLong());
 		}
@@ -187,6 +197,23 @@ final class QueuePositions {
 			}
 			seek(queue, offset);
 		}
+	}
+
+	/**
+	 * Whether the queue is known to have messages past those returned: the end its last pull saw, or
+	 * the last probe's, lies past its next offset (the client may hold them in its cache already). With
+	 * a tag selector these may be messages of other tags; the queue then counts as behind until a pull
+	 * passes them.
+	 * @param queue a queue
+	 * @return {@code true} when more messages are known to wait
+	 */
+	boolean isBehind(MessageQueue queue) {
+		Long offset = this.next.get(queue);
+		if (offset == null) {
+			return false;
+		}
+		long end = Math.max(this.pulledEnds.getOrDefault(queue, -1L), this.endOffsets.applyAsLong(queue));
+		return end > offset;
 	}
 
 	private boolean behind(MessageQueue queue) {

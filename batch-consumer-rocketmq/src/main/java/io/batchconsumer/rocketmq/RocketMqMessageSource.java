@@ -264,6 +264,17 @@ public final class RocketMqMessageSource implements MessageSource {
 		return (end != null) ? end : -1;
 	}
 
+	/** From the end offsets the client's pulls and the probe saw, against where the queue continues. */
+	@Override
+	public boolean isBehind(TopicPartition partition) {
+		try {
+			return this.positions != null && this.positions.isBehind(this.numbers.queue(partition));
+		}
+		catch (IllegalArgumentException ex) {
+			return false; // not a queue of this source
+		}
+	}
+
 	@Override
 	public Map<TopicPartition, Long> endOffsets() {
 		return (this.probe != null) ? this.probe.snapshot().endOffsets() : Map.of();

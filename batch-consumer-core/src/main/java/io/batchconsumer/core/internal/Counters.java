@@ -51,6 +51,12 @@ final class Counters {
 
 	final LongAdder commitsSucceeded = new LongAdder();
 
+	/**
+	 * Asynchronous listener calls whose stage has not completed (nor timed out): a gauge, not a count
+	 * since start; up when a call returns a pending stage, down on the thread that completes it.
+	 */
+	final LongAdder asyncCallsInFlight = new LongAdder();
+
 	final LongAdder commitsFailed = new LongAdder();
 
 }

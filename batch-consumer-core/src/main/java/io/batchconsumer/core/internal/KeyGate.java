@@ -86,6 +86,12 @@ public final class KeyGate<S> {
 				previous.addSuccessor(holder);
 				holder.waitingFor++;
 			}
+			// A hold taken while a slice of the key was in the gate is not its newest holder: wait for it too.
+			Holder<S> hold = this.retryHolds.isEmpty() ? null : this.retryHolds.get(key);
+			if (hold != null && hold != previous && hold.lastSuccessor != holder) {
+				hold.addSuccessor(holder);
+				holder.waitingFor++;
+			}
 		}
 		return holder.waitingFor == 0;
 	}

@@ -68,6 +68,8 @@ final class ListenerCalls {
 				return outcome(slice, delivered, start, null, ex);
 			}
 			if (!call.isDone()) {
+				this.counters.asyncCallsInFlight.increment();
+				call.whenDone(this.counters.asyncCallsInFlight::decrement);
 				slice.pending = call;
 				return AWAITING;
 			}

@@ -124,7 +124,7 @@ final class PublishedState {
 				last.snapshotMillis(), this.fatalError, this.counters.filtered.sum(), this.counters.queuedForRetry.sum(),
 				this.counters.batchesCut.sum() + whole, whole, this.counters.completedBefore.sum(),
 				this.counters.heldByRateLimit.sum(), last.keysHeldForRetry(), last.messagesHeldForRetry(),
-				this.counters.heldByKeyRateLimit.sum());
+				this.counters.heldByKeyRateLimit.sum(), this.counters.asyncCallsInFlight.sum());
 	}
 
 	private ContainerSnapshot build(List<PartitionState> partitions, int busy, MessageSource source, boolean paused) {
@@ -144,7 +144,7 @@ final class PublishedState {
 		}
 		return new ContainerSnapshot(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0, 0,
-				keysHeld, messagesHeld);
+				keysHeld, messagesHeld, 0);
 	}
 
 }

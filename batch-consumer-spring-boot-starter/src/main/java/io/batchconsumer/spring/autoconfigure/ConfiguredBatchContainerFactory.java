@@ -135,7 +135,7 @@ class ConfiguredBatchContainerFactory implements BatchContainerFactory {
 				options.ordering());
 		DeadLetterSink sink = this.transport.deadLetterSink(options);
 		for (int i = sliceDecorators.size() - 1; i >= 0; i--) {
-			listener = sliceDecorators.get(i).decorate(options, listener);
+			listener = AsyncDecoration.apply(sliceDecorators.get(i), options, listener);
 		}
 		try {
 			RetryQueue retryQueue = options.usesRetryQueue() ? this.transport.retryQueue(options) : null;

@@ -12,6 +12,16 @@ import io.batchconsumer.spring.listener.MessageCallInterceptor;
  * <p>A single-message listener method ({@code (T)} or {@code (Message<T>)}) is called once per
  * message: a decorator that gives a {@link #decorateMessageCalls(ContainerOptions) message-call
  * interceptor} for it surrounds each of those calls instead of wrapping its slices.
+ *
+ * <p>An asynchronous listener (a method that returns a {@code CompletionStage}) stays asynchronous:
+ * its decorators are handed an {@link io.batchconsumer.core.AsyncSliceListener}. A decorator that
+ * returns an {@code AsyncSliceListener} too wraps each call's stage itself. One that returns a plain
+ * {@link SliceListener} surrounds the start of each call: the listener it wraps starts the call and
+ * returns at once, with {@code null} while the call's stage is pending (with the stage's result when it
+ * had completed already), and the engine awaits the stage with the worker free. Such a decorator does
+ * not see the call's outcome; what it returns is not used once it called the listener (it is the
+ * call's result when it did not), and an exception it throws fails the call. It must call the listener
+ * on the thread that called it.
  */
 @FunctionalInterface
 public interface SliceListenerDecorator {

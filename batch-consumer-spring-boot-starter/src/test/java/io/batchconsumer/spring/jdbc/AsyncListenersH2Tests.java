@@ -3,12 +3,15 @@ package io.batchconsumer.spring.jdbc;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -27,6 +30,7 @@ import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.StoredDeadLetter;
 import io.batchconsumer.core.spi.Transport;
 import io.batchconsumer.spring.annotation.BatchListener;
+import io.batchconsumer.spring.listener.BatchListenerContainerRegistry;
 import io.batchconsumer.testsupport.H2FileDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,12 +41,14 @@ import static org.awaitility.Awaitility.await;
  * file: a single-message method's {@code CompletionStage<Void>} and a list method's
  * {@code CompletionStage<BatchResult>} complete on another thread; a stage that fails is retried
  * and dead-lettered, one that never completes times out after {@code async.timeout}, and a result
- * "without retry" is dead-lettered at once; every outcome is counted on the meters.
+ * "without retry" is dead-lettered at once; every outcome is counted on the meters. Calls whose
+ * stages are pending are counted as in flight, more of them than worker threads.
  */
 @H2FileDatabase
 @SpringBootTest(properties = { "spring.application.name=async-listeners", "batch-consumer.commit.interval=50ms",
 		"batch-consumer.shutdown-timeout=5s", "batch-consumer.retry.max-attempts=2",
-		"batch-consumer.retry.backoff=10ms", "batch-consumer.listeners.payments.async.timeout=300ms" })
+		"batch-consumer.retry.backoff=10ms", "batch-consumer.listeners.payments.async.timeout=300ms",
+		"batch-consumer.listeners.lookups.thread-size=2", "batch-consumer.listeners.lookups.consumer-batch-size=1" })
 @Tag("integration")
 class AsyncListenersH2Tests {
 
@@ -57,6 +63,9 @@ class AsyncListenersH2Tests {
 
 	@Autowired
 	private Listeners listeners;
+
+	@Autowired
+	private BatchListenerContainerRegistry registry;
 
 	@Test
 	void stagesCompleteOnAnotherThreadAndTheirFailuresAreRetriedAndDeadLettered() {
@@ -74,6 +83,25 @@ class AsyncListenersH2Tests {
 			.extracting(StoredDeadLetter::errorClass)
 			.containsExactlyInAnyOrder(IllegalStateException.class.getName(),
 					java.util.concurrent.TimeoutException.class.getName());
+	}
+
+	@Test
+	void callsWhoseStagesArePendingAreShownInFlight() {
+		List<String> lookups = IntStream.range(0, 12).mapToObj((i) -> "lookup-" + i).toList();
+		this.producer.sendBatch("lookups", lookups);
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.listeners.pendingLookups.size() == lookups.size());
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			assertThat(this.registry.getContainer("lookups").stats().asyncCallsInFlight()).isEqualTo(lookups.size());
+			assertThat(inFlight()).isEqualTo(lookups.size());
+		});
+		assertThat(this.registry.getContainer("lookups").stats().threadSize()).isEqualTo(2);
+		this.listeners.pendingLookups.forEach((stage) -> stage.complete(null));
+		await().atMost(Duration.ofSeconds(20)).until(() -> count("lookups", "success") == lookups.size());
+		await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+	}
+
+	private double inFlight() {
+		return this.meters.get("batch.consumer.async.in.flight").tag("listener", "lookups").gauge().value();
 	}
 
 	private double count(String listener, String outcome) {
@@ -119,6 +147,16 @@ class AsyncListenersH2Tests {
 					throw new IllegalStateException("cannot pay " + payment);
 				}
 			}, this.completer);
+		}
+
+		/** Stands for calls still waiting for their answer: the test completes them. */
+		final Queue<CompletableFuture<BatchResult>> pendingLookups = new ConcurrentLinkedQueue<>();
+
+		@BatchListener(id = "lookups", topics = "lookups", group = "lookups", ordering = "unordered")
+		CompletionStage<BatchResult> onLookups(List<String> lookups) {
+			CompletableFuture<BatchResult> stage = new CompletableFuture<>();
+			lookups.forEach((lookup) -> this.pendingLookups.add(stage));
+			return stage;
 		}
 
 		@BatchListener(id = "orders", topics = "orders", group = "orders", ordering = "unordered")

@@ -112,11 +112,13 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 	 * @param keysHeldForRetry now: in {@code key} order, keys whose message waits in the retry queue
 	 * @param messagesHeldForRetry now: messages waiting for such a key, holding no thread
 	 * @param keyRateLimitHolds times a message key started being held back by the {@code rate-limit-per-key}
+	 * @param asyncCallsInFlight now: calls of an asynchronous listener whose {@code CompletionStage} has not
+	 *        completed, holding no thread
 	 */
 	public record Counters(long flowControlCount, long flowControlSize, long flowControlSpan, long messagesSucceeded,
 			long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 			long commitsFailed, long batchesOpened, long batchesWhole, long rateLimitHolds, long keysHeldForRetry,
-			long messagesHeldForRetry, long keyRateLimitHolds) {
+			long messagesHeldForRetry, long keyRateLimitHolds, long asyncCallsInFlight) {
 
 		/**
 		 * Counters without the keys held for the retry queue.
@@ -138,7 +140,7 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 				long commitsFailed, long batchesOpened, long batchesWhole, long rateLimitHolds) {
 			this(flowControlCount, flowControlSize, flowControlSpan, messagesSucceeded, messagesRetried,
 					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, batchesOpened, batchesWhole,
-					rateLimitHolds, 0, 0, 0);
+					rateLimitHolds, 0, 0, 0, 0);
 		}
 
 		/**
@@ -157,7 +159,7 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 				long messagesRetried, long messagesDeadLettered, long messagesSkipped, long commitsSucceeded,
 				long commitsFailed) {
 			this(flowControlCount, flowControlSize, flowControlSpan, messagesSucceeded, messagesRetried,
-					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, 0, 0, 0, 0, 0, 0);
+					messagesDeadLettered, messagesSkipped, commitsSucceeded, commitsFailed, 0, 0, 0, 0, 0, 0, 0);
 		}
 
 		static Counters of(ContainerSnapshot stats) {
@@ -165,7 +167,7 @@ public record ContainerDescriptor(String id, String state, boolean running, Stri
 					stats.messagesSucceeded(), stats.messagesRetried(), stats.messagesDeadLettered(),
 					stats.messagesSkipped(), stats.commitsSucceeded(), stats.commitsFailed(), stats.batchesOpened(),
 					stats.batchesWhole(), stats.rateLimitHolds(), stats.keysHeldForRetry(), stats.messagesHeldForRetry(),
-					stats.keyRateLimitHolds());
+					stats.keyRateLimitHolds(), stats.asyncCallsInFlight());
 		}
 
 	}

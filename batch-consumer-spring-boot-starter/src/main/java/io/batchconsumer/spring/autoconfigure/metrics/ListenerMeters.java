@@ -88,6 +88,9 @@ final class ListenerMeters {
 		gauge("batch.consumer.retry.queue.held.messages",
 				"Messages waiting for a key whose message is in the retry queue (ordering=key)", null, tags,
 				(s) -> s.container(ContainerSnapshot::messagesHeldForRetry), stats);
+		gauge("batch.consumer.async.in.flight",
+				"Calls of an asynchronous listener whose CompletionStage has not completed (they hold no thread)", null,
+				tags, (s) -> s.container(ContainerSnapshot::asyncCallsInFlight), stats);
 		String paused = "Assigned partitions that are not fetched";
 		gauge("batch.consumer.paused.partitions", paused, null, tags.and(REASON, "user"),
 				(s) -> s.container((c) -> c.partitions().stream().filter(PartitionSnapshot::pausedByUser).count()), stats);

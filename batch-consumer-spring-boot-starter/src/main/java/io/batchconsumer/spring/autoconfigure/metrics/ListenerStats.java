@@ -121,7 +121,7 @@ final class ListenerStats {
 
 	private static ContainerSnapshot zero(String id) {
 		return new ContainerSnapshot(id, LifecyclePhase.CREATED, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null,
-				0, null, 0, 0, 0, 0, 0, 0, 0, 0);
+				0, null, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 	}
 
 	private static ContainerSnapshot plus(ContainerSnapshot a, ContainerSnapshot b) {
@@ -134,7 +134,8 @@ final class ListenerStats {
 				a.batchesOpened() + b.batchesOpened(), a.batchesWhole() + b.batchesWhole(),
 				a.messagesCompletedBefore() + b.messagesCompletedBefore(), a.rateLimitHolds() + b.rateLimitHolds(),
 				a.keysHeldForRetry() + b.keysHeldForRetry(), a.messagesHeldForRetry() + b.messagesHeldForRetry(),
-				a.keyRateLimitHolds() + b.keyRateLimitHolds());
+				a.keyRateLimitHolds() + b.keyRateLimitHolds(),
+				a.asyncCallsInFlight() + b.asyncCallsInFlight());
 	}
 
 }
