@@ -39,7 +39,7 @@ final class KafkaOutages {
 	 * @param broker the broker
 	 * @param container a running container on it
 	 * @param atMost the longest wait
-	 * @return how long after the stop the container reported it
+	 * @return how long after the stop began the container reported it (the broker's shutdown included)
 	 */
 	static Duration stopUntilNoticed(RestartableKafka broker, BatchContainer container, Duration atMost) {
 		return stopUntilNoticed(broker, container, atMost, () -> {
@@ -52,13 +52,13 @@ final class KafkaOutages {
 	 * @param container a running container on it
 	 * @param atMost the longest wait
 	 * @param whenStopped what to do as soon as the broker is down
-	 * @return how long after the stop the container reported it
+	 * @return how long after the stop began the container reported it (the broker's shutdown included)
 	 */
 	static Duration stopUntilNoticed(RestartableKafka broker, BatchContainer container, Duration atMost,
 			Runnable whenStopped) {
+		long stopped = System.nanoTime();
 		broker.stop();
 		whenStopped.run();
-		long stopped = System.nanoTime();
 		await().atMost(atMost).until(() -> container.stats().sourceError() != null);
 		return Duration.ofNanos(System.nanoTime() - stopped);
 	}
