@@ -17,6 +17,7 @@ import java.util.Set;
 import com.zaxxer.hikari.HikariDataSource;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -46,7 +47,12 @@ import static org.awaitility.Awaitility.await;
  * intervals are those of {@link ExactlyOnceCrashLoopTests}, whose comment says why the first life
  * always dies with finished work that it has not committed.
  *
- * <p>Soak run ({@code -Dbatch-consumer.soak=true}): 20,000 messages, 60 kills.
+ * <p>On the consumer group protocol too (KIP-848, {@code batch-consumer.kafka.group-protocol=consumer},
+ * exactly-once only): there the broker assigns the partitions and a killed static member's instance
+ * id is taken back when its session ends, 2 s here (the group's {@code consumer.session.timeout.ms}).
+ *
+ * <p>Default run: 6,000 messages, 10 kills (classic), 1,000 messages and 1 kill (consumer protocol).
+ * Soak run ({@code -Dbatch-consumer.soak=true}): 20,000 messages, 60 kills each.
  */
 @Tag("integration")
 class ExactlyOnceKafkaCrashLoopTests {
@@ -59,15 +65,27 @@ class ExactlyOnceKafkaCrashLoopTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "exactly-once", "at-least-once" })
 	void afterRepeatedSigkillsEveryMessageHasExactlyOneRow(String processing) throws Exception {
+		run(processing, "classic", Soak.pick(6_000, 20_000), processing.equals("exactly-once") ? Soak.pick(10, 60) : 2);
+	}
+
+	@Test
+	void onTheConsumerGroupProtocolAfterSigkillsEveryMessageHasExactlyOneRow() throws Exception {
+		run("exactly-once", "consumer", Soak.pick(1_000, 20_000), Soak.pick(1, 60));
+	}
+
+	private void run(String processing, String protocol, int total, int kills) throws Exception {
 		boolean exactlyOnce = processing.equals("exactly-once");
-		long seed = Soak.seed("ExactlyOnceKafkaCrashLoopTests " + processing);
+		String name = processing + (protocol.equals("classic") ? "" : " on the " + protocol + " protocol");
+		long seed = Soak.seed("ExactlyOnceKafkaCrashLoopTests " + name);
 		Random random = new Random(seed);
-		int total = Soak.pick(6_000, 20_000);
-		int kills = exactlyOnce ? Soak.pick(10, 60) : 2;
 		try (RestartableKafka broker = RestartableKafka.startOnFreePort();
 				KafkaTransport producer = new KafkaTransport(Map.of("bootstrap.servers", broker.bootstrap()));
 				Database database = Database.start(Store.POSTGRESQL, this.directory)) {
 			broker.createTopic(CrashLoopApplication.TOPIC, PARTITIONS);
+			if (protocol.equals("consumer")) {
+				// A killed static member keeps its instance id until its session ends: 2 s, not 45.
+				broker.setGroupConfig(CrashLoopApplication.TOPIC, "consumer.session.timeout.ms", "2000");
+			}
 			database.execute("CREATE TABLE processed (life INT NOT NULL, msg_id BIGINT NOT NULL, queue_id INT NOT NULL,"
 					+ " msg_offset BIGINT NOT NULL)");
 			// Half before the first life, the rest in steps between lives: the kills meet a backlog that
@@ -84,7 +102,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 				int lifeNumber = life;
 				lives.add("life " + life + " starts at " + System.currentTimeMillis());
 				ChildProcess consumer = CrashLoopTests.startConsumer(
-						properties(database, broker, life, life == kills, processing),
+						properties(database, broker, life, life == kills, processing, protocol),
 						(line) -> lives.add("life " + lifeNumber + ": " + line));
 				try {
 					if (life == kills) {
@@ -108,9 +126,9 @@ class ExactlyOnceKafkaCrashLoopTests {
 			long lost = total - counted.ids();
 			long duplicates = counted.duplicates();
 			System.out.printf("ExactlyOnceKafkaCrashLoopTests %s: %d messages (stored twice by the producer %d), %d kills,"
-					+ " lost %d, duplicates %d, %d s%n", processing, total, counted.storedTwice(), kills, lost, duplicates,
+					+ " lost %d, duplicates %d, %d s%n", name, total, counted.storedTwice(), kills, lost, duplicates,
 					Duration.ofNanos(System.nanoTime() - started).toSeconds());
-			String run = processing + ", seed " + seed + ", " + deadLetters(producer) + ", " + logged(lives);
+			String run = name + ", seed " + seed + ", " + deadLetters(producer) + ", " + logged(lives);
 			assertThat(lost).as("messages never processed (%s)", run).isZero();
 			assertThat(counted.unprocessed()).as("records of the topic never processed (%s)", run).isZero();
 			if (exactlyOnce) {
@@ -123,7 +141,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 	}
 
 	private static List<String> properties(Database database, RestartableKafka broker, int life, boolean last,
-			String processing) {
+			String processing, String protocol) {
 		List<String> properties = new ArrayList<>(database.dataSourceProperties(last));
 		properties.addAll(List.of("spring.datasource.hikari.maximum-pool-size=6", "spring.jmx.enabled=false",
 				"crash.life=" + life, "batch-consumer.transport=kafka", "spring.kafka.bootstrap-servers=" + broker.bootstrap(),
@@ -135,6 +153,7 @@ class ExactlyOnceKafkaCrashLoopTests {
 				"batch-consumer.commit.interval=" + ExactlyOnceCrashLoopTests.commitInterval(life, last),
 				"batch-consumer.shutdown-timeout=10s"));
 		properties.add("batch-consumer.processing=" + processing);
+		properties.add("batch-consumer.kafka.group-protocol=" + protocol);
 		return properties;
 	}
 

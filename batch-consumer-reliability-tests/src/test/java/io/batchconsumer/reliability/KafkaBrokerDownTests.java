@@ -59,7 +59,7 @@ class KafkaBrokerDownTests {
 	private static final Duration SEND_TIMEOUT = Duration.ofSeconds(2);
 
 	/** Closed by {@link TestApplication#brokerCloser()} after the containers stopped. */
-	private static final RestartableKafka broker = startBroker();
+	private static final RestartableKafka broker = KafkaOutages.brokerWithTopic(TOPIC, 2);
 
 	private static boolean down;
 
@@ -75,18 +75,6 @@ class KafkaBrokerDownTests {
 	@DynamicPropertySource
 	static void kafka(DynamicPropertyRegistry registry) {
 		registry.add("spring.kafka.bootstrap-servers", broker::bootstrap);
-	}
-
-	private static RestartableKafka startBroker() {
-		RestartableKafka kafka = RestartableKafka.startOnFreePort();
-		try {
-			kafka.createTopic(TOPIC, 2);
-		}
-		catch (Exception ex) {
-			kafka.close();
-			throw new IllegalStateException(ex);
-		}
-		return kafka;
 	}
 
 	@AfterEach
@@ -120,12 +108,11 @@ class KafkaBrokerDownTests {
 		BatchContainer container = this.registry.getContainer(TOPIC);
 		await().atMost(Duration.ofSeconds(30)).until(() -> container.stats().sourceError() == null);
 		int before = output.getAll().length();
-		stopBroker();
-		await().atMost(Duration.ofSeconds(30)).until(() -> container.stats().sourceError() != null);
+		down = true;
+		KafkaOutages.stopUntilNoticed(broker, container, Duration.ofSeconds(30));
 		await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10)).until(container::isRunning);
-		broker.start();
 		down = false;
-		await().atMost(Duration.ofSeconds(60)).until(() -> container.stats().sourceError() == null);
+		KafkaOutages.startUntilNoticed(broker, container, Duration.ofSeconds(60));
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> output.getAll().substring(before).contains("reaches its source again"));
 		String logged = output.getAll().substring(before);
@@ -139,8 +126,8 @@ class KafkaBrokerDownTests {
 	void stoppingWhileTheBrokerIsDownIsBounded() {
 		BatchContainer container = this.registry.getContainer(TOPIC);
 		assertThat(this.producer.sendBatch(TOPIC, messages(50))).allMatch(SendResult::isStored);
-		stopBroker();
-		await().atMost(Duration.ofSeconds(30)).until(() -> container.stats().sourceError() != null);
+		down = true;
+		KafkaOutages.stopUntilNoticed(broker, container, Duration.ofSeconds(30));
 		long started = System.nanoTime();
 		container.stop();
 		Duration stop = Duration.ofNanos(System.nanoTime() - started);

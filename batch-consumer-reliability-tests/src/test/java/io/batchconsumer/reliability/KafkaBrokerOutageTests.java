@@ -66,7 +66,7 @@ class KafkaBrokerOutageTests {
 	private static final int PARTITIONS = 4;
 
 	/** Closed by {@link TestApplication#brokerCloser()} after the containers stopped. */
-	private static final RestartableKafka broker = startBroker();
+	private static final RestartableKafka broker = KafkaOutages.brokerWithTopic(TOPIC, PARTITIONS);
 
 	@Autowired
 	private RestTestClient http;
@@ -85,18 +85,6 @@ class KafkaBrokerOutageTests {
 		registry.add("spring.kafka.bootstrap-servers", broker::bootstrap);
 	}
 
-	private static RestartableKafka startBroker() {
-		RestartableKafka kafka = RestartableKafka.startOnFreePort();
-		try {
-			kafka.createTopic(TOPIC, PARTITIONS);
-		}
-		catch (Exception ex) {
-			kafka.close();
-			throw new IllegalStateException(ex);
-		}
-		return kafka;
-	}
-
 	@Test
 	void theContainerRidesOutABrokerOutageReportsItselfDownAndLosesNothing() throws Exception {
 		long seed = Soak.seed("KafkaBrokerOutageTests");
@@ -111,24 +99,17 @@ class KafkaBrokerOutageTests {
 			int processedBeforeOutage = sent - perRound + random.nextInt(perRound / 2);
 			await().atMost(Duration.ofSeconds(60)).until(() -> this.listener.seen.size() >= processedBeforeOutage);
 			assertHealth(200, "UP");
-			broker.stop();
-			long stopped = System.nanoTime();
-			await().atMost(outage.plusSeconds(10)).untilAsserted(() -> {
-				assertThat(container.stats().sourceError()).as("seed %d", seed).isNotNull();
-				assertHealth(503, "DOWN");
-			});
-			Duration left = outage.minusNanos(System.nanoTime() - stopped);
+			Duration noticed = KafkaOutages.stopUntilNoticed(broker, container, outage.plusSeconds(10));
+			assertHealth(503, "DOWN");
+			Duration left = outage.minus(noticed);
 			if (!left.isNegative()) {
 				await().during(left).atMost(left.plusSeconds(5)).untilAsserted(() -> {
 					assertThat(container.isRunning()).isTrue();
 					assertThat(container.stats().state()).isNotEqualTo(LifecyclePhase.FAILED);
 				});
 			}
-			broker.start();
-			await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-				assertThat(container.stats().sourceError()).isNull();
-				assertHealth(200, "UP");
-			});
+			KafkaOutages.startUntilNoticed(broker, container, Duration.ofSeconds(60));
+			assertHealth(200, "UP");
 		}
 		int total = send(sent, perRound);
 		await().atMost(Duration.ofMinutes(2)).until(() -> this.listener.seen.size() == total);

@@ -45,16 +45,18 @@ import static org.awaitility.Awaitility.await;
  * flight ({@code thread-size × consumer-batch-size}) — which bounds the total by
  * {@link #bound(int)}.
  *
- * <p>Default run: 60,000 records (consumption is slowed to about 2,000 records a second per
+ * <p>Both group protocols: the classic one, and the consumer protocol (KIP-848,
+ * {@code group.protocol=consumer}) on a topic and group of its own, where the broker assigns the
+ * partitions (the client's assignor and heartbeat settings do not apply; the test broker
+ * heartbeats every 200 ms).
+ *
+ * <p>Default run: classic 60,000 records (consumption is slowed to about 2,000 records a second per
  * container so that the churn meets work in flight; 100,000 takes too long next to the rest of the
- * suite on two cores); soak run ({@code -Dbatch-consumer.soak=true}): 300,000.
+ * suite on two cores), consumer protocol 6,000 (a few joins and leaves); soak run
+ * ({@code -Dbatch-consumer.soak=true}): 300,000 each.
  */
 @Tag("integration")
 class KafkaRebalanceChurnTests {
-
-	private static final String TOPIC = "churn";
-
-	private static final String GROUP = "churn";
 
 	private static final int PARTITIONS = 6;
 
@@ -65,24 +67,47 @@ class KafkaRebalanceChurnTests {
 
 	@Test
 	void containersJoiningAndLeavingLoseNothingAndNeverCommitPastAnUnfinishedRecord() throws Exception {
-		long seed = Soak.seed("KafkaRebalanceChurnTests");
+		run(new Row("classic", "churn", Soak.pick(60_000, 300_000)));
+	}
+
+	@Test
+	void onTheConsumerGroupProtocolContainersJoiningAndLeavingLoseNothingAndNeverCommitPastAnUnfinishedRecord()
+			throws Exception {
+		run(new Row("consumer", "churn-kip848", Soak.pick(6_000, 300_000)));
+	}
+
+	/**
+	 * One churn run.
+	 * @param protocol the group protocol
+	 * @param topic the topic, also the group
+	 * @param total the records
+	 */
+	private record Row(String protocol, String topic, int total) {
+	}
+
+	private void run(Row row) throws Exception {
+		long seed = Soak.seed("KafkaRebalanceChurnTests " + row.protocol());
 		Random random = new Random(seed);
-		int perPartition = Soak.pick(60_000, 300_000) / PARTITIONS;
+		int perPartition = row.total() / PARTITIONS;
 		Records records = new Records(PARTITIONS, perPartition);
 		int churns = 0;
 		int generation = 0;
 		SharedKafka broker = SharedKafka.instance();
-		broker.createTopic(TOPIC, PARTITIONS);
-		broker.fill(TOPIC, PARTITIONS, perPartition, (i) -> "key-" + (i % 64), Integer::toString);
+		broker.createTopic(row.topic(), PARTITIONS);
+		broker.fill(row.topic(), PARTITIONS, perPartition, (i) -> "key-" + (i % 64), Integer::toString);
+		long started = System.nanoTime();
 		Map<String, Object> client = new HashMap<>();
 		client.put("bootstrap.servers", broker.bootstrap());
-		client.put("heartbeat.interval.ms", 300);
+		client.put("group.protocol", row.protocol());
+		if (row.protocol().equals("classic")) {
+			client.put("heartbeat.interval.ms", 300);
+		}
 		client.put("interceptor.classes", CommitChecker.class.getName());
 		client.put(CHECKER, records);
 		BatchContainer[] running = new BatchContainer[CONTAINERS];
 		try (KafkaTransport transport = new KafkaTransport(client)) {
 			for (int slot = 0; slot < CONTAINERS; slot++) {
-				running[slot] = start(transport, slot, 0, records);
+				running[slot] = start(transport, row.topic(), slot, 0, records);
 			}
 			long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(Soak.pick(3, 15));
 			while (records.distinct() < (long) PARTITIONS * perPartition && System.nanoTime() < deadline) {
@@ -97,14 +122,15 @@ class KafkaRebalanceChurnTests {
 					churns++;
 				}
 				else if (running[slot] == null) {
-					running[slot] = start(transport, slot, ++generation, records);
+					running[slot] = start(transport, row.topic(), slot, ++generation, records);
 					churns++;
 				}
 			}
 			await().atMost(Duration.ofMinutes(2))
 				.until(() -> records.distinct() == (long) PARTITIONS * perPartition);
 			await().atMost(Duration.ofSeconds(30))
-				.untilAsserted(() -> assertThat(broker.uncommitted(GROUP, TOPIC, PARTITIONS)).as("seed %d", seed).isEmpty());
+				.untilAsserted(() -> assertThat(broker.uncommitted(row.topic(), row.topic(), PARTITIONS)).as("seed %d", seed)
+					.isEmpty());
 		}
 		finally {
 			for (BatchContainer container : running) {
@@ -113,10 +139,11 @@ class KafkaRebalanceChurnTests {
 				}
 			}
 		}
-		System.out.printf("KafkaRebalanceChurnTests: %d records, %d joins and leaves, %d commits checked, lost %d,"
-				+ " commits past an unfinished record %d, duplicates %d (bound %d)%n", PARTITIONS * perPartition, churns,
-				records.commitsChecked(), (long) PARTITIONS * perPartition - records.distinct(), records.violations.size(),
-				records.duplicates(), bound(churns));
+		System.out.printf("KafkaRebalanceChurnTests (%s): %d records, %d joins and leaves, %d commits checked, lost %d,"
+				+ " commits past an unfinished record %d, duplicates %d (bound %d), %d s%n", row.protocol(),
+				PARTITIONS * perPartition, churns, records.commitsChecked(),
+				(long) PARTITIONS * perPartition - records.distinct(), records.violations.size(), records.duplicates(),
+				bound(churns), Duration.ofNanos(System.nanoTime() - started).toSeconds());
 		assertThat(records.violations).as("commits past an unfinished record (seed %d)", seed).isEmpty();
 		assertThat(records.commitsChecked()).isPositive();
 		assertThat(records.duplicates()).as("seed %d", seed).isLessThanOrEqualTo(bound(churns));
@@ -127,15 +154,15 @@ class KafkaRebalanceChurnTests {
 	 * each may repeat one container's uncommitted window.
 	 */
 	private static long bound(int churns) {
-		ContainerOptions options = options("bound");
+		ContainerOptions options = options("bound", "churn");
 		return (long) churns * (PARTITIONS * (options.pullThresholdForQueue() + options.pullBatchSize())
 				+ options.threadSize() * options.consumerBatchSize());
 	}
 
-	private static ContainerOptions options(String id) {
+	private static ContainerOptions options(String id, String topic) {
 		return ContainerOptions.builder(id)
-			.topics(TOPIC)
-			.group(GROUP)
+			.topics(topic)
+			.group(topic)
 			.ordering(Ordering.KEY)
 			.threadSize(2)
 			.consumerBatchSize(10)
@@ -148,8 +175,9 @@ class KafkaRebalanceChurnTests {
 			.build();
 	}
 
-	private static BatchContainer start(KafkaTransport transport, int slot, int generation, Records records) {
-		ContainerOptions options = options("churn-" + slot + "-" + generation);
+	private static BatchContainer start(KafkaTransport transport, String topic, int slot, int generation,
+			Records records) {
+		ContainerOptions options = options(topic + "-" + slot + "-" + generation, topic);
 		BatchContainer container = new BatchContainer(options, transport.createSource(options), records,
 				transport.deadLetterSink(options));
 		container.start();

@@ -13,10 +13,13 @@ import java.util.stream.Collectors;
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 
 import io.batchconsumer.testsupport.InProcessKafkaBroker;
 import io.batchconsumer.testsupport.SharedKafka;
@@ -158,6 +161,19 @@ final class RestartableKafka implements AutoCloseable {
 	 */
 	Map<Integer, String> uncommitted(String group, String topic, int partitions) throws Exception {
 		return SharedKafka.behind(endOffsets(topic, partitions), committed(group, topic));
+	}
+
+	/**
+	 * Sets a group config ({@code incrementalAlterConfigs} on the {@code GROUP} resource).
+	 * @param group the group
+	 * @param name the config, e.g. {@code consumer.session.timeout.ms}
+	 * @param value its value
+	 */
+	void setGroupConfig(String group, String name, String value) throws Exception {
+		admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
+				List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))))
+			.all()
+			.get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 	}
 
 	private Admin admin() {

@@ -144,7 +144,7 @@ final class PublishedState {
 		}
 		return new ContainerSnapshot(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0, 0,
-				keysHeld, messagesHeld, 0);
+				keysHeld, messagesHeld, 0, 0);
 	}
 
 }

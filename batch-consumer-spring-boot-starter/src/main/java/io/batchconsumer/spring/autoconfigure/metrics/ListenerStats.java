@@ -121,7 +121,7 @@ final class ListenerStats {
 
 	private static ContainerSnapshot zero(String id) {
 		return new ContainerSnapshot(id, LifecyclePhase.CREATED, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null,
-				0, null, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+				0, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 	}
 
 	private static ContainerSnapshot plus(ContainerSnapshot a, ContainerSnapshot b) {
