@@ -155,15 +155,7 @@ public final class ShareGroupBench {
 
 	private static AutoCloseable ours(KafkaTransport transport, Scenario scenario, String group, String id,
 			Ordering ordering, Duration commitInterval, Tally tally) {
-		ContainerOptions options = ContainerOptions.builder(id)
-			.topics(scenario.topic())
-			.group(group)
-			.ordering(ordering)
-			.threadSize(scenario.threads())
-			.consumerBatchSize(scenario.sliceSize())
-			.pullBatchSize(scenario.pollRecords())
-			.commitInterval(commitInterval)
-			.build();
+		ContainerOptions options = BatchConsumerContender.options(scenario, id, group, ordering, commitInterval);
 		BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
 			for (Message<byte[]> message : slice) {
 				long index = Records.index(message.payload());
