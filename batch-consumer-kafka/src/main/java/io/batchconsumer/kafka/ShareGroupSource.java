@@ -40,7 +40,7 @@ import io.batchconsumer.core.spi.RebalanceListener;
  * poll finished. The source therefore owns several share consumers ({@link ShareLane}s, members of
  * the same group) and polls whichever has nothing in flight; with the pool busy on some lanes'
  * records another lane fetches the next. Each lane's poll brings at most what the pool takes in
- * one round ({@code thread-size × consumer-batch-size}, bounded by {@code pull-batch-size}). A
+ * four rounds ({@code thread-size × consumer-batch-size} each, bounded by {@code pull-batch-size}). A
  * lane's records are committed, and so acknowledged, as soon as the watermark passes the end of its
  * poll ({@link #awaitsCommit}), not at the end of {@code commit.interval}: a finished lane does not idle.
  *

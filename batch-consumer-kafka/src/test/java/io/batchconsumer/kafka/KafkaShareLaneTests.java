@@ -2,10 +2,12 @@ package io.batchconsumer.kafka;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -45,11 +47,24 @@ class KafkaShareLaneTests {
 	}
 
 	@Test
+	void aLaneAcquiresUpToFourPoolRoundsAPollBoundedByThePullBatchSize() {
+		ContainerOptions.Builder options = KafkaTransportTests.options("share-lane-size", "share-lane-size")
+			.ordering(Ordering.UNORDERED)
+			.threadSize(16)
+			.consumerBatchSize(1);
+		assertThat(KafkaConfigs.share(Map.of(), options.pullBatchSize(500).build(), 0))
+			.containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 64);
+		assertThat(KafkaConfigs.share(Map.of(), options.pullBatchSize(32).build(), 0))
+			.containsEntry(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 32);
+	}
+
+	@Test
 	void aLaneWhoseRecordsAreFinishedPollsAgainWithoutWaitingForTheCommitInterval() throws Exception {
 		String topic = "share-lane-idle";
 		broker.createTopic(topic, 1);
-		// Record 35 is past the first lane's poll (at most 20 records) and holds the partition busy,
-		// so no idle commit comes; the records after it cannot be committed before it finishes.
+		// Record 35 is past the first lane's poll (at most 20 records, the pull batch size) and holds
+		// the partition busy, so no idle commit comes; the records after it cannot be committed
+		// before it finishes.
 		broker.fill(topic, 1, 200, (i) -> ((i == 35) ? "slow-" : "payload-") + i);
 		CountDownLatch slowMayEnd = new CountDownLatch(1);
 		AtomicLong finished = new AtomicLong();
@@ -58,6 +73,7 @@ class KafkaShareLaneTests {
 			.ordering(Ordering.UNORDERED)
 			.threadSize(4)
 			.consumerBatchSize(5)
+			.pullBatchSize(20)
 			.commitInterval(Duration.ofSeconds(30))
 			.build();
 		BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
