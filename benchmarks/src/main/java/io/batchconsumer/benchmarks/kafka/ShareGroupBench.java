@@ -35,8 +35,8 @@ import io.batchconsumer.kafka.KafkaTransport;
 /**
  * Share groups side by side on one partition with I/O-bound work (every record sleeps uniformly
  * 0–5 ms, 16 threads an instance), 1 and 3 instances in this JVM on an in-process broker: ours on a
- * share group ({@code kafka.share-group}, slices of one record; {@code commit.interval} 1 s, the
- * default, and 100 ms: the commit is the acknowledgement, and a share consumer polls again only once
+ * share group ({@code kafka.share-group}, slices of one record; {@code commit.interval} 1 s and
+ * 100 ms, the default: the commit is the acknowledgement, and a share consumer polls again only once
  * its last poll's records are acknowledged), ours key-ordered on a consumer group (one partition:
  * one instance works, the others stand by), and Spring for Apache Kafka's
  * {@link ShareKafkaMessageListenerContainer} with a record listener and concurrency 16 (16 share
