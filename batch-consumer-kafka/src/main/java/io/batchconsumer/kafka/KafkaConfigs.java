@@ -96,11 +96,19 @@ final class KafkaConfigs {
 			ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG);
 
 	/**
+	 * The pool rounds ({@code thread-size × consumer-batch-size}) a share consumer (lane) acquires at
+	 * most per poll. Fewer records a poll cost more fetches and acknowledgements a record: with
+	 * slices of one record and lanes of one round, three containers on one partition did 1.3–1.6× one
+	 * container, with four rounds 2.1–2.7× (docs/benchmarks.md, "Share groups").
+	 */
+	static final int SHARE_LANE_ROUNDS = 4;
+
+	/**
 	 * The configuration of one share consumer (lane) of a container on a share group: the
-	 * container's group, explicit acknowledgement, and at most what the pool takes in one round per
-	 * poll ({@code thread-size × consumer-batch-size}, bounded by {@code pull-batch-size}), strictly
-	 * ({@code share.acquire.mode=record_limit}), so that one member does not acquire what others
-	 * could work on. Consumer properties that a share consumer refuses are left out.
+	 * container's group, explicit acknowledgement, and at most {@value #SHARE_LANE_ROUNDS} pool rounds
+	 * per poll ({@code thread-size × consumer-batch-size} each), bounded by {@code pull-batch-size},
+	 * strictly ({@code share.acquire.mode=record_limit}), so that one member does not acquire what
+	 * others could work on. Consumer properties that a share consumer refuses are left out.
 	 * @param user the user's client properties
 	 * @param options the container's options
 	 * @param lane the lane's number, part of its client id
@@ -114,8 +122,8 @@ final class KafkaConfigs {
 		config.put(ConsumerConfig.GROUP_ID_CONFIG, options.group());
 		config.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
 		config.put(ConsumerConfig.SHARE_ACQUIRE_MODE_CONFIG, "record_limit");
-		long round = (long) options.threadSize() * options.consumerBatchSize();
-		config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, (int) Math.max(1, Math.min(options.pullBatchSize(), round)));
+		long rounds = (long) SHARE_LANE_ROUNDS * options.threadSize() * options.consumerBatchSize();
+		config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, (int) Math.max(1, Math.min(options.pullBatchSize(), rounds)));
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "batch-consumer-" + options.id() + "-share-" + lane);
 		config.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMillis(options));
 		return config;

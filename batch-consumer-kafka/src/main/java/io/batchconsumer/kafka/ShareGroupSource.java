@@ -40,7 +40,9 @@ import io.batchconsumer.core.spi.RebalanceListener;
  * poll finished. The source therefore owns several share consumers ({@link ShareLane}s, members of
  * the same group) and polls whichever has nothing in flight; with the pool busy on some lanes'
  * records another lane fetches the next. Each lane's poll brings at most what the pool takes in
- * one round ({@code thread-size × consumer-batch-size}, bounded by {@code pull-batch-size}).
+ * four rounds ({@code thread-size × consumer-batch-size} each, bounded by {@code pull-batch-size}). A
+ * lane's records are committed, and so acknowledged, as soon as the watermark passes the end of its
+ * poll ({@link #awaitsCommit}), not at the end of {@code commit.interval}: a finished lane does not idle.
  *
  * <p><b>Offsets.</b> The engine keeps per-partition ledgers whose offsets only grow, and a share
  * group hands a member a partition's records with gaps and, after another member's lock ended,
@@ -90,6 +92,13 @@ public final class ShareGroupSource implements MessageSource {
 
 	/** Per partition, the highest engine offset handed out. */
 	private final Map<TopicPartition, Long> highest = new HashMap<>();
+
+	/**
+	 * Per partition, the highest engine offset of each lane's poll, in order, while that poll's
+	 * records there are not all acknowledged. A lane polls again only once its last poll is
+	 * acknowledged, so a commit past such an end frees a lane ({@link #awaitsCommit}).
+	 */
+	private final Map<TopicPartition, ArrayDeque<Long>> laneEnds = new HashMap<>();
 
 	private final Set<TopicPartition> paused = new HashSet<>();
 
@@ -231,7 +240,9 @@ public final class ShareGroupSource implements MessageSource {
 		return nearest;
 	}
 
+	/** Hands out one lane's poll. */
 	private void handOut(List<ShareDelivery> deliveries, List<Message<byte[]>> messages) {
+		Set<TopicPartition> touched = deliveries.isEmpty() ? Set.of() : new LinkedHashSet<>();
 		for (ShareDelivery delivery : deliveries) {
 			ConsumerRecord<String, byte[]> record = delivery.record();
 			TopicPartition partition = new TopicPartition(record.topic(), record.partition());
@@ -245,6 +256,10 @@ public final class ShareGroupSource implements MessageSource {
 			delivery.engineOffset(offset);
 			this.handedOut.get(partition).addLast(delivery);
 			messages.add(message(record, offset, delivery.deliveryCount()));
+			touched.add(partition);
+		}
+		for (TopicPartition partition : touched) {
+			this.laneEnds.computeIfAbsent(partition, (p) -> new ArrayDeque<>()).addLast(this.highest.get(partition));
 		}
 	}
 
@@ -330,8 +345,24 @@ public final class ShareGroupSource implements MessageSource {
 				delivery.lane().acknowledge(delivery, type);
 				touched.add(delivery.lane());
 			}
+			ArrayDeque<Long> ends = this.laneEnds.get(partition);
+			while (ends != null && !ends.isEmpty() && ends.peekFirst() < position) {
+				ends.pollFirst();
+			}
 		});
 		return touched;
+	}
+
+	/**
+	 * A commit is the acknowledgement, and a lane polls again only once its last poll's records are
+	 * acknowledged: so a partition is awaited as soon as its position would pass the end of some
+	 * lane's poll, rather than at the end of {@code commit.interval}. At most one early commit per
+	 * lane's poll and partition.
+	 */
+	@Override
+	public boolean awaitsCommit(TopicPartition partition, long position) {
+		ArrayDeque<Long> ends = this.laneEnds.get(partition);
+		return ends != null && !ends.isEmpty() && ends.peekFirst() < position;
 	}
 
 	@Override

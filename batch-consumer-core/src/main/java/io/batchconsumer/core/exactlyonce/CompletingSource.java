@@ -184,6 +184,11 @@ final class CompletingSource implements MessageSource {
 	}
 
 	@Override
+	public boolean awaitsCommit(TopicPartition partition, long position) {
+		return this.delegate.awaitsCommit(partition, position);
+	}
+
+	@Override
 	public void wakeup() {
 		this.delegate.wakeup();
 	}

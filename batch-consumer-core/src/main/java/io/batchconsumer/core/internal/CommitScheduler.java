@@ -16,7 +16,7 @@ import io.batchconsumer.core.spi.MessageSource;
  * through it: periodic and idle commits are asynchronous, the final ones (revoke, stop) and a seek's
  * are synchronous.
  *
- * <p><b>Commits follow the work.</b> Two triggers, only for partitions whose watermark moved past
+ * <p><b>Commits follow the work.</b> Three triggers, only for partitions whose watermark moved past
  * what was committed or requested:
  * <ul>
  * <li><em>due</em>: {@code commit.interval} passed since the last due commit. Every moved partition
@@ -30,6 +30,9 @@ import io.batchconsumer.core.spi.MessageSource;
  * such idle partitions are committed; the interval clock is not reset. So the last records of a
  * burst are committed a few milliseconds after they finish instead of up to a whole interval later,
  * and a partition still busy is not committed early.</li>
+ * <li><em>awaited</em>: the source holds off fetching until a partition is committed up to its
+ * watermark ({@link MessageSource#awaitsCommit}: a share consumer polls again only once its records
+ * are acknowledged). Only such partitions are committed, at once; the interval clock is not reset.</li>
  * </ul>
  * One asynchronous commit at a time: the next one carries the latest watermarks, so commits never
  * queue up at the broker (on Kafka, a commit per finished batch would pile up behind the group
@@ -86,7 +89,7 @@ final class CommitScheduler {
 			// Looked at even while a commit is in flight, so an idle partition's linger runs meanwhile.
 			long idleSince = idleSince(state, nowNanos);
 			boolean idle = idleSince >= 0 && nowNanos - idleSince >= this.idleLingerNanos;
-			if (!this.inFlight && (due || idle) && state.hasUncommittedProgress()) {
+			if (!this.inFlight && state.hasUncommittedProgress() && (due || idle || isAwaited(state))) {
 				// Made only when there is something to commit: this runs on every turn of the loop.
 				offsets = (offsets != null) ? offsets : new LinkedHashMap<>();
 				offsets.put(state.partition, state.requestCommit());
@@ -177,6 +180,9 @@ final class CommitScheduler {
 				if (idleSince >= 0) {
 					due = Math.min(due, Math.max(0, idleSince + this.idleLingerNanos - nowNanos));
 				}
+				if (isAwaited(state)) {
+					due = 0;
+				}
 			}
 		}
 		return due;
@@ -190,6 +196,11 @@ final class CommitScheduler {
 	private long idleSince(PartitionState state, long nowNanos) {
 		long since = state.idleWithProgressSince(nowNanos);
 		return (since >= 0 && this.source.isBehind(state.partition)) ? -1 : since;
+	}
+
+	/** Whether the source waits for this partition's commit to fetch more (asked only with progress to commit). */
+	private boolean isAwaited(PartitionState state) {
+		return this.source.awaitsCommit(state.partition, state.watermark());
 	}
 
 	/**

@@ -119,6 +119,22 @@ public interface MessageSource extends AutoCloseable {
 	}
 
 	/**
+	 * Whether the source holds off fetching until this partition is committed up to this position,
+	 * so that the engine should commit it now instead of at the end of {@code commit.interval}. A
+	 * Kafka share consumer, for one, polls again only once every record of its last poll is
+	 * acknowledged, and a commit is the acknowledgement. Asked on the owner thread, on every turn of
+	 * its loop, of each partition whose watermark passed what was committed; must be cheap, and true
+	 * only when a commit to this position would let the source fetch more (each early commit costs
+	 * the broker a request). The default holds off nothing: {@code false}.
+	 * @param partition an assigned partition
+	 * @param position the position a commit would carry now (the next offset to read)
+	 * @return {@code true} to have this partition committed now
+	 */
+	default boolean awaitsCommit(TopicPartition partition, long position) {
+		return false;
+	}
+
+	/**
 	 * The committed positions (each the next offset to read) of partitions just assigned, where
 	 * known. Called on the owner thread from {@link RebalanceListener#onAssigned}, before any of
 	 * their messages was polled: exactly-once processing reads only the completion marks at or

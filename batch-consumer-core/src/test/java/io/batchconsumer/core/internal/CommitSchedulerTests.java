@@ -51,6 +51,35 @@ class CommitSchedulerTests {
 	}
 
 	@Test
+	void commitsAPartitionTheSourceAwaitsAtOnceAndOnlyThatOne() {
+		PartitionState p0 = this.steps.partition(0);
+		PartitionState p1 = this.steps.partition(1);
+		this.steps.source.awaitCommit(p0.partition, 10);
+		this.steps.work(p0, 10, this.ticker.nanoTime());
+		this.steps.work(p1, 3, this.ticker.nanoTime());
+		assertThat(this.commits.nanosUntilDue(this.steps.partitions.all(), this.ticker.nanoTime())).isZero();
+		this.commits.commitIfDue(this.steps.partitions.all(), this.ticker.advance(Duration.ofMillis(1)));
+		assertThat(this.steps.committed(0)).isEqualTo(10);
+		assertThat(p0.committedOffset()).isEqualTo(10);
+		assertThat(this.steps.committed(1)).isZero();
+		// The interval clock was not reset: the other partition is due when the interval ends.
+		assertThat(this.commits.nanosUntilDue(this.steps.partitions.all(), this.ticker.nanoTime()))
+			.isLessThan(INTERVAL.toNanos());
+	}
+
+	@Test
+	void aPartitionAwaitedFurtherThanItsWatermarkWaitsForTheInterval() {
+		PartitionState p0 = this.steps.partition(0);
+		this.steps.source.awaitCommit(p0.partition, 20);
+		this.steps.work(p0, 10, this.ticker.nanoTime());
+		this.commits.commitIfDue(this.steps.partitions.all(), this.ticker.advance(Duration.ofMillis(1)));
+		assertThat(this.steps.committed(0)).isZero();
+		this.steps.work(p0, 10, this.ticker.nanoTime());
+		this.commits.commitIfDue(this.steps.partitions.all(), this.ticker.advance(Duration.ofMillis(1)));
+		assertThat(this.steps.committed(0)).isEqualTo(20);
+	}
+
+	@Test
 	void keepsOneAsynchronousCommitInFlightAndSendsTheLatestWatermarkNext() {
 		this.steps.source.deferAsyncCommits();
 		PartitionState p0 = this.steps.partition(0);

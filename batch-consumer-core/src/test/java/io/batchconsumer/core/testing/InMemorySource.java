@@ -71,6 +71,9 @@ public final class InMemorySource implements MessageSource {
 
 	private final List<PendingCommit> inFlight = new ArrayList<>();
 
+	/** Per partition, the position {@link #awaitsCommit} waits for; owner thread. */
+	private final Map<TopicPartition, Long> awaitedCommits = new HashMap<>();
+
 	/** Written by the owner thread, read by tests after the container stopped. */
 	private volatile int mostInFlight;
 
@@ -342,6 +345,23 @@ public final class InMemorySource implements MessageSource {
 		}
 		this.inFlight.add(new PendingCommit(3, () -> MessageSource.super.commitAsync(offsets, callback), fail));
 		this.mostInFlight = Math.max(this.mostInFlight, this.inFlight.size());
+	}
+
+	/**
+	 * From now on the source says it awaits a commit of this partition up to this position (as a
+	 * share consumer awaits its records' acknowledgement), until the group's position gets there.
+	 * Called on the owner thread.
+	 * @param partition the partition
+	 * @param position the position awaited
+	 */
+	public void awaitCommit(TopicPartition partition, long position) {
+		this.awaitedCommits.put(partition, position);
+	}
+
+	@Override
+	public boolean awaitsCommit(TopicPartition partition, long position) {
+		Long awaited = this.awaitedCommits.get(partition);
+		return awaited != null && position >= awaited && this.broker.committed(this.group, partition) < awaited;
 	}
 
 	/** Like Kafka's: the partition's end, here the live one, is past the position. */

@@ -116,6 +116,11 @@ public final class ObservedSource implements MessageSource {
 	}
 
 	@Override
+	public boolean awaitsCommit(TopicPartition partition, long position) {
+		return this.source.awaitsCommit(partition, position);
+	}
+
+	@Override
 	public void wakeup() {
 		this.source.wakeup();
 	}

@@ -93,7 +93,7 @@ final class BatchConsumerContender implements Contender {
 	 */
 	ContainerOptions options(Scenario scenario, String group) {
 		if (this.defaults == null) {
-			return options(scenario, group, this.ordering);
+			return options(scenario, group, group, this.ordering, Duration.ofSeconds(1));
 		}
 		ContainerOptions.Builder builder = "transport".equals(this.defaults) ? this.transport.optionsBuilder(group)
 				: ContainerOptions.builder(group);
@@ -104,19 +104,22 @@ final class BatchConsumerContender implements Contender {
 	/**
 	 * The options ours runs with in a scenario.
 	 * @param scenario the scenario
-	 * @param group the group, also the container id
+	 * @param id the container id
+	 * @param group the group
 	 * @param ordering the ordering
+	 * @param commitInterval the commit interval
 	 * @return the options
 	 */
-	static ContainerOptions options(Scenario scenario, String group, Ordering ordering) {
-		return BenchOptions.overridden(ContainerOptions.builder(group)
+	static ContainerOptions options(Scenario scenario, String id, String group, Ordering ordering,
+			Duration commitInterval) {
+		return BenchOptions.overridden(ContainerOptions.builder(id)
 			.topics(scenario.topic())
 			.group(group)
 			.ordering(ordering)
 			.threadSize(scenario.threads())
 			.consumerBatchSize(scenario.sliceSize())
 			.pullBatchSize(scenario.pollRecords())
-			.commitInterval(Duration.ofSeconds(1)));
+			.commitInterval(commitInterval));
 	}
 
 	@Override

@@ -24,6 +24,7 @@ import io.batchconsumer.benchmarks.Records;
 import io.batchconsumer.benchmarks.Scenario;
 import io.batchconsumer.benchmarks.Scenarios;
 import io.batchconsumer.benchmarks.Tally;
+import io.batchconsumer.benchmarks.ThreadCpu;
 import io.batchconsumer.core.BatchContainer;
 import io.batchconsumer.core.BatchResult;
 import io.batchconsumer.core.ContainerOptions;
@@ -34,8 +35,8 @@ import io.batchconsumer.kafka.KafkaTransport;
 /**
  * Share groups side by side on one partition with I/O-bound work (every record sleeps uniformly
  * 0–5 ms, 16 threads an instance), 1 and 3 instances in this JVM on an in-process broker: ours on a
- * share group ({@code kafka.share-group}, slices of one record; {@code commit.interval} 1 s, the
- * default, and 100 ms: the commit is the acknowledgement, and a share consumer polls again only once
+ * share group ({@code kafka.share-group}, slices of one record; {@code commit.interval} 1 s and
+ * 100 ms, the default: the commit is the acknowledgement, and a share consumer polls again only once
  * its last poll's records are acknowledged), ours key-ordered on a consumer group (one partition:
  * one instance works, the others stand by), and Spring for Apache Kafka's
  * {@link ShareKafkaMessageListenerContainer} with a record listener and concurrency 16 (16 share
@@ -45,16 +46,25 @@ import io.batchconsumer.kafka.KafkaTransport;
  * the whole topic with a fresh group that starts at the earliest record; the configurations take
  * turns, the first rotating each round, and the median of the rounds is kept.
  *
+ * Each run also prints the process's CPU (broker, clients and listeners: microseconds a record and
+ * cores kept busy) and how busy the whole machine was, which tells a machine at its limit from a
+ * consumer that waits.
+ *
  * <pre>
  * mvn -B -q -pl benchmarks -am -DskipTests package
- * java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.kafka.ShareGroupBench [records] [rounds]
+ * java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.kafka.ShareGroupBench [records] [rounds] [kinds]
  * </pre>
+ * {@code kinds} (comma-separated, default all): {@code ours-share}, {@code ours-share-c100},
+ * {@code spring-share}, {@code spring-share-r1}, {@code ours-key}.
  *
  * <p>Threading: runs on the main thread; each instance owns its threads.
  */
 public final class ShareGroupBench {
 
 	private static final int THREADS = 16;
+
+	private static final List<String> KINDS = List.of("ours-share", "ours-share-c100", "spring-share",
+			"spring-share-r1", "ours-key");
 
 	private ShareGroupBench() {
 	}
@@ -67,6 +77,7 @@ public final class ShareGroupBench {
 	public static void main(String[] args) throws Exception {
 		int records = (args.length > 0) ? Integer.parseInt(args[0]) : 20_000;
 		int rounds = (args.length > 1) ? Integer.parseInt(args[1]) : 3;
+		List<String> kinds = (args.length > 2) ? List.of(args[2].split(",")) : KINDS;
 		Scenario scenario = scenario(records);
 		Map<String, List<Double>> results = new LinkedHashMap<>();
 		try (BenchBroker broker = new BenchBroker();
@@ -78,11 +89,11 @@ public final class ShareGroupBench {
 			try {
 				List<Configuration> configurations = new ArrayList<>();
 				for (int instances : new int[] { 1, 3 }) {
-					configurations.add(new Configuration("ours-share", instances));
-					configurations.add(new Configuration("ours-share-c100", instances));
-					configurations.add(new Configuration("spring-share", instances));
-					configurations.add(new Configuration("spring-share-r1", instances));
-					configurations.add(new Configuration("ours-key", instances));
+					for (String kind : KINDS) {
+						if (kinds.contains(kind)) {
+							configurations.add(new Configuration(kind, instances));
+						}
+					}
 				}
 				for (int round = 0; round <= rounds; round++) {
 					for (int i = 0; i < configurations.size(); i++) {
@@ -124,6 +135,9 @@ public final class ShareGroupBench {
 		if (configuration.kind().startsWith("spring-share")) {
 			startAtTheEarliest(admin, group);
 		}
+		long startNanos = System.nanoTime();
+		long cpuBefore = ThreadCpu.processNanos();
+		long[] machineBefore = MachineCpu.read();
 		try {
 			for (int n = 0; n < configuration.instances(); n++) {
 				instances.add(switch (configuration.kind()) {
@@ -140,6 +154,10 @@ public final class ShareGroupBench {
 			if (!tally.await(Duration.ofMinutes(5))) {
 				throw new IllegalStateException(group + " did not finish: " + tally.distinct() + " of " + scenario.records());
 			}
+			long wall = System.nanoTime() - startNanos;
+			System.out.printf("%s: from start to the last record %s; machine %s%n", group,
+					ThreadCpu.process(ThreadCpu.processNanos() - cpuBefore, wall, scenario.records()),
+					MachineCpu.busy(machineBefore, MachineCpu.read()));
 		}
 		finally {
 			for (AutoCloseable instance : instances) {
@@ -155,15 +173,7 @@ public final class ShareGroupBench {
 
 	private static AutoCloseable ours(KafkaTransport transport, Scenario scenario, String group, String id,
 			Ordering ordering, Duration commitInterval, Tally tally) {
-		ContainerOptions options = ContainerOptions.builder(id)
-			.topics(scenario.topic())
-			.group(group)
-			.ordering(ordering)
-			.threadSize(scenario.threads())
-			.consumerBatchSize(scenario.sliceSize())
-			.pullBatchSize(scenario.pollRecords())
-			.commitInterval(commitInterval)
-			.build();
+		ContainerOptions options = BatchConsumerContender.options(scenario, id, group, ordering, commitInterval);
 		BatchContainer container = new BatchContainer(options, transport.createSource(options), (slice) -> {
 			for (Message<byte[]> message : slice) {
 				long index = Records.index(message.payload());
@@ -224,6 +234,11 @@ public final class ShareGroupBench {
 		System.out.println("|---|---|---|");
 		median.forEach((label, value) -> System.out.printf("| %s | %,.0f | %s |%n", label, value,
 				Arrays.toString(results.get(label).stream().mapToLong(Math::round).toArray())));
+		if (!median.keySet().containsAll(List.of("ours-share x1", "ours-share-c100 x3", "spring-share x3",
+				"spring-share-r1 x3", "ours-key x3"))) {
+			median.forEach((label, value) -> System.out.printf("%s: %,.0f%n", label, value));
+			return;
+		}
 		for (String ours : List.of("ours-share", "ours-share-c100")) {
 			System.out.printf("%s: x3 / x1 %.2f; / spring-share x1 %.2f, x3 %.2f; / spring-share-r1 x1 %.2f, x3 %.2f; "
 					+ "/ ours-key x1 %.2f, x3 %.2f%n", ours, median.get(ours + " x3") / median.get(ours + " x1"),
