@@ -65,8 +65,31 @@ public final class ExactlyOnceBench implements AutoCloseable {
 	 * @throws IOException when PostgreSQL or the H2 directory cannot be set up
 	 */
 	public ExactlyOnceBench(Consumer<RunResult> progress) throws IOException {
+		this(progress, new BenchDatabases("eo", 8));
+	}
+
+	/**
+	 * On databases of the caller's; {@link #close()} closes them.
+	 * @param progress told of every measured run
+	 * @param databases where the runs' tables go
+	 */
+	ExactlyOnceBench(Consumer<RunResult> progress, BenchDatabases databases) {
 		this.progress = progress;
-		this.databases = new BenchDatabases("eo", 8);
+		this.databases = databases;
+	}
+
+	/** What the listener of a {@link #consume} run does. */
+	enum Mode {
+
+		/** Counts the messages, outside any transaction. */
+		COUNT,
+
+		/** Inserts one row per message, in one transaction per slice. */
+		AT_LEAST_ONCE,
+
+		/** The same, with the slice's completion marks in that transaction. */
+		EXACTLY_ONCE
+
 	}
 
 	/**
@@ -136,8 +159,19 @@ public final class ExactlyOnceBench implements AutoCloseable {
 		this.databases.close();
 	}
 
-	/** Consumes {@code messages} pre-filled messages from fresh tables; returns the seconds it took. */
 	private double run(DataSource dataSource, int messages, boolean exactlyOnce) throws Exception {
+		return consume(dataSource, messages, exactlyOnce ? Mode.EXACTLY_ONCE : Mode.AT_LEAST_ONCE);
+	}
+
+	/**
+	 * Consumes pre-filled messages from fresh tables.
+	 * @param dataSource the database
+	 * @param messages how many are sent before the container starts
+	 * @param mode what the listener does
+	 * @return the seconds from the container's start to the last message handled
+	 * @throws Exception when the database fails or the run takes longer than 5 minutes
+	 */
+	double consume(DataSource dataSource, int messages, Mode mode) throws Exception {
 		String prefix = "eo" + this.databases.nextTable() + "_";
 		JdbcSettings settings = JdbcSettings.defaults().withTablePrefix(prefix)
 			.withInitializeSchema(SchemaInitialization.ALWAYS).withQueuesPerTopic(4).withInstanceId("bench");
@@ -153,10 +187,16 @@ public final class ExactlyOnceBench implements AutoCloseable {
 			DeliveryTransaction transaction = new JdbcDeliveryTransaction(dataSource);
 			SliceListener writer = writer(prefix, done);
 			BatchContainer container;
-			if (exactlyOnce) {
+			if (mode == Mode.EXACTLY_ONCE) {
 				ExactlyOnce processing = new ExactlyOnce(options, transaction, dataSource, new CompletionTable(prefix));
 				container = new BatchContainer(options, processing.source(transport.createSource(options)),
 						processing.listener(writer), processing.deadLetterSink(transport.deadLetterSink(options)));
+			}
+			else if (mode == Mode.COUNT) {
+				container = new BatchContainer(options, transport.createSource(options), (slice) -> {
+					slice.forEach((message) -> done.countDown());
+					return BatchResult.success();
+				}, transport.deadLetterSink(options));
 			}
 			else {
 				container = new BatchContainer(options, transport.createSource(options),
