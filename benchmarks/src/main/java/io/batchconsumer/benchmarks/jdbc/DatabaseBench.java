@@ -33,8 +33,10 @@ import io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench.Mode;
  * figures to compare, not the absolute rates.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.jdbc.DatabaseBench
- * [pre-filled] [end-to-end] [exactly-once] [rounds]} (messages per run; defaults 20,000, 20,000,
- * 10,000 and 5 rounds, after a warm-up round of a tenth of the sizes).
+ * [pre-filled] [end-to-end] [exactly-once] [rounds]} (messages per run; defaults 100,000, 40,000,
+ * 40,000 and 5 rounds, after a warm-up round of a tenth of the sizes). The pre-filled and
+ * exactly-once runs take integer container options from {@code -Dbench.option.<key>}
+ * ({@link io.batchconsumer.benchmarks.BenchOptions}), e.g. {@code -Dbench.option.thread-size=1}.
  *
  * <p>Threading: the main thread only (the contenders start their own threads and join them).
  */
@@ -68,9 +70,9 @@ public final class DatabaseBench {
 	}
 
 	public static void main(String[] args) throws Exception {
-		int prefilled = (args.length > 0) ? Integer.parseInt(args[0]) : 20_000;
-		int endToEnd = (args.length > 1) ? Integer.parseInt(args[1]) : 20_000;
-		int exactlyOnce = (args.length > 2) ? Integer.parseInt(args[2]) : 10_000;
+		int prefilled = (args.length > 0) ? Integer.parseInt(args[0]) : 100_000;
+		int endToEnd = (args.length > 1) ? Integer.parseInt(args[1]) : 40_000;
+		int exactlyOnce = (args.length > 2) ? Integer.parseInt(args[2]) : 40_000;
 		int rounds = (args.length > 3) ? Integer.parseInt(args[3]) : 5;
 		try (BenchDatabases databases = new BenchDatabases("db", 16, true)) {
 			DatabaseBench bench = new DatabaseBench(databases);

@@ -15,6 +15,7 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 
+import io.batchconsumer.benchmarks.BenchOptions;
 import io.batchconsumer.benchmarks.BenchmarkRunner;
 import io.batchconsumer.benchmarks.RunResult;
 import io.batchconsumer.benchmarks.RunnerOptions;
@@ -38,7 +39,8 @@ import io.batchconsumer.jdbc.SchemaInitialization;
  * per message, in one transaction per slice. At-least-once runs that transaction alone;
  * exactly-once adds the completion marks to it. Each round consumes the same number of pre-filled
  * messages from fresh tables; the modes take turns within a round, H2 first, then PostgreSQL; the
- * ratio is exactly-once throughput over at-least-once throughput ({@code Ratios}).
+ * ratio is exactly-once throughput over at-least-once throughput ({@code Ratios}). Integer options
+ * can be overridden ({@link BenchOptions}).
  *
  * <p>Alone: {@code java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench
  * [messages] [rounds]} prints one line per database.
@@ -182,8 +184,8 @@ public final class ExactlyOnceBench implements AutoCloseable {
 			}
 			fill(transport, messages);
 			CountDownLatch done = new CountDownLatch(messages);
-			ContainerOptions options = ContainerOptions.builder("bench").topics("bench").group("bench").threadSize(4)
-				.consumerBatchSize(50).pullBatchSize(500).ordering(Ordering.UNORDERED).build();
+			ContainerOptions options = BenchOptions.overridden(ContainerOptions.builder("bench").topics("bench")
+				.group("bench").threadSize(4).consumerBatchSize(50).pullBatchSize(500).ordering(Ordering.UNORDERED));
 			DeliveryTransaction transaction = new JdbcDeliveryTransaction(dataSource);
 			SliceListener writer = writer(prefix, done);
 			BatchContainer container;
