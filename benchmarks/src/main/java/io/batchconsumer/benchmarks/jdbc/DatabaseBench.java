@@ -36,13 +36,16 @@ import io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench.Mode;
  * [pre-filled] [end-to-end] [exactly-once] [rounds]} (messages per run; defaults 100,000, 40,000,
  * 40,000 and 5 rounds, after a warm-up round of a tenth of the sizes). The pre-filled and
  * exactly-once runs take integer container options from {@code -Dbench.option.<key>}
- * ({@link io.batchconsumer.benchmarks.BenchOptions}), e.g. {@code -Dbench.option.thread-size=1}.
+ * ({@link io.batchconsumer.benchmarks.BenchOptions}), e.g. {@code -Dbench.option.thread-size=1};
+ * {@code -Dbench.databases=SQLite} runs on fewer databases (the ratios to a missing one are left out).
  *
  * <p>Threading: the main thread only (the contenders start their own threads and join them).
  */
 public final class DatabaseBench {
 
-	private static final List<String> DATABASES = List.of("SQLite", "H2", "PostgreSQL");
+	/** The databases, or those named by {@code -Dbench.databases=SQLite,H2}. */
+	private static final List<String> DATABASES = List.of(System.getProperty("bench.databases", "SQLite,H2,PostgreSQL")
+		.split(","));
 
 	private static final String PREFILLED = "pre-filled";
 
@@ -139,8 +142,11 @@ public final class DatabaseBench {
 		System.out.println();
 	}
 
-	/** The median of the per-round ratios, with their range. */
+	/** The median of the per-round ratios, with their range; "-" when a database did not run. */
 	private static String ratio(List<Double> numerators, List<Double> denominators) {
+		if (numerators == null || denominators == null) {
+			return "-";
+		}
 		double[] ratios = new double[numerators.size()];
 		for (int i = 0; i < ratios.length; i++) {
 			ratios[i] = numerators.get(i) / denominators.get(i);
@@ -150,6 +156,9 @@ public final class DatabaseBench {
 	}
 
 	private static double median(List<Double> values) {
+		if (values == null) {
+			return Double.NaN;
+		}
 		return median(values.stream().mapToDouble(Double::doubleValue).sorted().toArray());
 	}
 
