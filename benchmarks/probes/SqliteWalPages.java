@@ -37,6 +37,10 @@ public class SqliteWalPages {
             Files.size(wal) / 100.0 / (pageSize + 24));
       }
     }
+    try (var files = Files.list(dir)) {
+      files.forEach((path) -> path.toFile().delete());
+    }
+    Files.delete(dir);
   }
 
   private static void slice(Statement s, long[] offset, boolean exactlyOnce) throws SQLException {
