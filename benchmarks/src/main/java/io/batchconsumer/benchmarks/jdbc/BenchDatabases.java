@@ -18,10 +18,13 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import io.batchconsumer.jdbc.SqliteConnections;
+import io.batchconsumer.jdbc.SqliteSettings;
+
 /**
- * The two databases of a JDBC scenario: an H2 file in a temporary directory and an embedded
- * PostgreSQL (about 2 s to start), a pool on each, a counter for fresh table prefixes, and
- * everything removed on close.
+ * The databases of a JDBC scenario: an H2 file in a temporary directory and an embedded
+ * PostgreSQL (about 2 s to start), on request a SQLite file beside the H2 one, a pool on each, a
+ * counter for fresh table prefixes, and everything removed on close.
  *
  * <p>With {@code -Dbench.pg.statements=DIR} PostgreSQL loads {@code pg_stat_statements}, and
  * {@link #reportStatements(String)} writes the statements of each run, most time first, to
@@ -40,6 +43,9 @@ final class BenchDatabases implements AutoCloseable {
 
 	private final HikariDataSource pg;
 
+	/** {@code null} unless asked for. */
+	private final HikariDataSource sqlite;
+
 	/** Where statement reports go; {@code null} unless {@code bench.pg.statements} is set. */
 	private final Path statements;
 
@@ -52,6 +58,17 @@ final class BenchDatabases implements AutoCloseable {
 	 * @throws IOException when PostgreSQL or the H2 directory cannot be set up
 	 */
 	BenchDatabases(String name, int poolSize) throws IOException {
+		this(name, poolSize, false);
+	}
+
+	/**
+	 * Starts PostgreSQL and opens the pools.
+	 * @param name the scenario's name, in the pool names and the H2 directory
+	 * @param poolSize connections per pool
+	 * @param sqlite whether a SQLite file joins H2 and PostgreSQL
+	 * @throws IOException when PostgreSQL or the H2 directory cannot be set up
+	 */
+	BenchDatabases(String name, int poolSize, boolean sqlite) throws IOException {
 		String statementsDir = System.getProperty("bench.pg.statements");
 		this.statements = (statementsDir != null) ? Files.createDirectories(Path.of(statementsDir)) : null;
 		EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
@@ -62,6 +79,7 @@ final class BenchDatabases implements AutoCloseable {
 		this.h2Dir = Files.createTempDirectory("bench-" + name + "-h2");
 		this.h2 = pool("jdbc:h2:file:" + this.h2Dir.resolve("bench").toAbsolutePath(), name + "-h2", poolSize);
 		this.pg = pool(this.postgres.getJdbcUrl("postgres", "postgres"), name + "-pg", poolSize);
+		this.sqlite = sqlite ? sqlite(this.h2Dir.resolve("bench.db"), name + "-sqlite", poolSize) : null;
 		if (this.statements != null) {
 			try (Connection connection = this.pg.getConnection(); Statement statement = connection.createStatement()) {
 				statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
@@ -101,6 +119,24 @@ final class BenchDatabases implements AutoCloseable {
 		Files.writeString(this.statements.resolve(run.replaceAll("[^A-Za-z0-9.-]+", "-") + ".txt"), report);
 	}
 
+	/**
+	 * A pool on a SQLite file with the settings the transport needs
+	 * ({@link SqliteSettings#connectionProperties()}, through {@link SqliteConnections}), as the
+	 * starter gives a Boot pool on a {@code jdbc:sqlite:} URL.
+	 * @param file the database file
+	 * @param name the pool's name
+	 * @param size connections in the pool
+	 * @return the pool
+	 */
+	static HikariDataSource sqlite(Path file, String name, int size) {
+		HikariConfig config = new HikariConfig();
+		config.setDataSource(new SqliteConnections("jdbc:sqlite:" + file.toAbsolutePath(),
+				SqliteSettings.connectionProperties()));
+		config.setMaximumPoolSize(size);
+		config.setPoolName("bench-" + name);
+		return new HikariDataSource(config);
+	}
+
 	private static HikariDataSource pool(String url, String name, int size) {
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(url);
@@ -118,22 +154,28 @@ final class BenchDatabases implements AutoCloseable {
 	}
 
 	/**
-	 * Both databases by their name in the reports, H2 first.
-	 * @return {@code H2} and {@code PostgreSQL}
+	 * The databases by their name in the reports, H2 first, SQLite last when there is one.
+	 * @return {@code H2}, {@code PostgreSQL} and perhaps {@code SQLite}
 	 */
 	Map<String, HikariDataSource> byName() {
 		Map<String, HikariDataSource> all = new LinkedHashMap<>();
 		all.put("H2", this.h2);
 		all.put("PostgreSQL", this.pg);
+		if (this.sqlite != null) {
+			all.put("SQLite", this.sqlite);
+		}
 		return all;
 	}
 
 	/**
-	 * The name of one of the two databases in the reports.
-	 * @param dataSource {@link #h2()} or {@link #pg()}
-	 * @return {@code H2} or {@code PostgreSQL}
+	 * The name of one of the databases in the reports.
+	 * @param dataSource {@link #h2()}, {@link #pg()} or the SQLite pool
+	 * @return {@code H2}, {@code PostgreSQL} or {@code SQLite}
 	 */
 	String name(DataSource dataSource) {
+		if (dataSource == this.sqlite) {
+			return "SQLite";
+		}
 		return (dataSource == this.pg) ? "PostgreSQL" : "H2";
 	}
 
@@ -149,6 +191,9 @@ final class BenchDatabases implements AutoCloseable {
 	public void close() throws IOException {
 		this.h2.close();
 		this.pg.close();
+		if (this.sqlite != null) {
+			this.sqlite.close();
+		}
 		this.postgres.close();
 		try (var files = Files.walk(this.h2Dir)) {
 			files.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());

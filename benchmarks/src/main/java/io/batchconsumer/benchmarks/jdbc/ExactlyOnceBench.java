@@ -15,6 +15,7 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 
+import io.batchconsumer.benchmarks.BenchOptions;
 import io.batchconsumer.benchmarks.BenchmarkRunner;
 import io.batchconsumer.benchmarks.RunResult;
 import io.batchconsumer.benchmarks.RunnerOptions;
@@ -38,7 +39,8 @@ import io.batchconsumer.jdbc.SchemaInitialization;
  * per message, in one transaction per slice. At-least-once runs that transaction alone;
  * exactly-once adds the completion marks to it. Each round consumes the same number of pre-filled
  * messages from fresh tables; the modes take turns within a round, H2 first, then PostgreSQL; the
- * ratio is exactly-once throughput over at-least-once throughput ({@code Ratios}).
+ * ratio is exactly-once throughput over at-least-once throughput ({@code Ratios}). Integer options
+ * can be overridden ({@link BenchOptions}).
  *
  * <p>Alone: {@code java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.jdbc.ExactlyOnceBench
  * [messages] [rounds]} prints one line per database.
@@ -65,8 +67,31 @@ public final class ExactlyOnceBench implements AutoCloseable {
 	 * @throws IOException when PostgreSQL or the H2 directory cannot be set up
 	 */
 	public ExactlyOnceBench(Consumer<RunResult> progress) throws IOException {
+		this(progress, new BenchDatabases("eo", 8));
+	}
+
+	/**
+	 * On databases of the caller's; {@link #close()} closes them.
+	 * @param progress told of every measured run
+	 * @param databases where the runs' tables go
+	 */
+	ExactlyOnceBench(Consumer<RunResult> progress, BenchDatabases databases) {
 		this.progress = progress;
-		this.databases = new BenchDatabases("eo", 8);
+		this.databases = databases;
+	}
+
+	/** What the listener of a {@link #consume} run does. */
+	enum Mode {
+
+		/** Counts the messages, outside any transaction. */
+		COUNT,
+
+		/** Inserts one row per message, in one transaction per slice. */
+		AT_LEAST_ONCE,
+
+		/** The same, with the slice's completion marks in that transaction. */
+		EXACTLY_ONCE
+
 	}
 
 	/**
@@ -136,8 +161,19 @@ public final class ExactlyOnceBench implements AutoCloseable {
 		this.databases.close();
 	}
 
-	/** Consumes {@code messages} pre-filled messages from fresh tables; returns the seconds it took. */
 	private double run(DataSource dataSource, int messages, boolean exactlyOnce) throws Exception {
+		return consume(dataSource, messages, exactlyOnce ? Mode.EXACTLY_ONCE : Mode.AT_LEAST_ONCE);
+	}
+
+	/**
+	 * Consumes pre-filled messages from fresh tables.
+	 * @param dataSource the database
+	 * @param messages how many are sent before the container starts
+	 * @param mode what the listener does
+	 * @return the seconds from the container's start to the last message handled
+	 * @throws Exception when the database fails or the run takes longer than 5 minutes
+	 */
+	double consume(DataSource dataSource, int messages, Mode mode) throws Exception {
 		String prefix = "eo" + this.databases.nextTable() + "_";
 		JdbcSettings settings = JdbcSettings.defaults().withTablePrefix(prefix)
 			.withInitializeSchema(SchemaInitialization.ALWAYS).withQueuesPerTopic(4).withInstanceId("bench");
@@ -148,15 +184,21 @@ public final class ExactlyOnceBench implements AutoCloseable {
 			}
 			fill(transport, messages);
 			CountDownLatch done = new CountDownLatch(messages);
-			ContainerOptions options = ContainerOptions.builder("bench").topics("bench").group("bench").threadSize(4)
-				.consumerBatchSize(50).pullBatchSize(500).ordering(Ordering.UNORDERED).build();
+			ContainerOptions options = BenchOptions.overridden(ContainerOptions.builder("bench").topics("bench")
+				.group("bench").threadSize(4).consumerBatchSize(50).pullBatchSize(500).ordering(Ordering.UNORDERED));
 			DeliveryTransaction transaction = new JdbcDeliveryTransaction(dataSource);
 			SliceListener writer = writer(prefix, done);
 			BatchContainer container;
-			if (exactlyOnce) {
+			if (mode == Mode.EXACTLY_ONCE) {
 				ExactlyOnce processing = new ExactlyOnce(options, transaction, dataSource, new CompletionTable(prefix));
 				container = new BatchContainer(options, processing.source(transport.createSource(options)),
 						processing.listener(writer), processing.deadLetterSink(transport.deadLetterSink(options)));
+			}
+			else if (mode == Mode.COUNT) {
+				container = new BatchContainer(options, transport.createSource(options), (slice) -> {
+					slice.forEach((message) -> done.countDown());
+					return BatchResult.success();
+				}, transport.deadLetterSink(options));
 			}
 			else {
 				container = new BatchContainer(options, transport.createSource(options),

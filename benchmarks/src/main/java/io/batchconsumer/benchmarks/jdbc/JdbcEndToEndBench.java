@@ -85,9 +85,19 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 	 * @throws IOException when PostgreSQL does not start
 	 */
 	public JdbcEndToEndBench(RunnerOptions options, Consumer<RunResult> progress) throws IOException {
+		this(options, progress, new BenchDatabases("e2e", 16));
+	}
+
+	/**
+	 * On databases of the caller's; {@link #close()} closes them.
+	 * @param options the runner options
+	 * @param progress told of every measured run
+	 * @param databases where the runs' tables go
+	 */
+	JdbcEndToEndBench(RunnerOptions options, Consumer<RunResult> progress, BenchDatabases databases) {
 		this.options = options;
 		this.progress = progress;
-		this.databases = new BenchDatabases("e2e", 16);
+		this.databases = databases;
 	}
 
 	/**
@@ -114,7 +124,16 @@ public final class JdbcEndToEndBench implements AutoCloseable {
 		return results;
 	}
 
-	private RunResult run(HikariDataSource dataSource, int instances, int records, int round) throws Exception {
+	/**
+	 * One run on fresh tables.
+	 * @param dataSource one of the databases' pools
+	 * @param instances consumer instances
+	 * @param records messages the producers send
+	 * @param round the round, in the result
+	 * @return the run's result, msg/s from the first send to the last message handled
+	 * @throws Exception when the database fails
+	 */
+	RunResult run(HikariDataSource dataSource, int instances, int records, int round) throws Exception {
 		String prefix = "e" + this.databases.nextTable() + "_";
 		Tally tally = new Tally(records);
 		AtomicLongArray returned = new AtomicLongArray(records);
