@@ -32,7 +32,9 @@ import io.batchconsumer.core.Message;
  * its worth; then it goes to the ready queue ({@link #release}). Until then its batch stays open, so the
  * watermark stays behind its messages, and they count in the backlog, so flow control sees them.
  * While a key owes slices its new messages are owed too, so a key's messages go out oldest first;
- * other keys' messages pass them. In {@code partition} order nothing may pass, so a partition's run
+ * other keys' messages pass them. The messages of a key the retry queue holds ({@link RetryHolds}) are
+ * owed too, so that they spend their tokens when the hold ends, not while they wait for it. In
+ * {@code partition} order nothing may pass, so a partition's run
  * simply ends before the first message whose key has no token ({@link #heads}), which waits in the
  * buffer.
  *
@@ -103,13 +105,28 @@ final class KeyRateLimit {
 	 * @return the parts, the first {@link Split#free()} of which may go now
 	 */
 	Split apart(List<List<Message<byte[]>>> parts, int sliceSize, long nowNanos) {
+		return apart(parts, sliceSize, nowNanos, Set.of());
+	}
+
+	/**
+	 * As {@link #apart(List, int, long)}, and the messages of keys that wait for the retry queue are
+	 * owed whatever their tokens: they spend them as their key gate lets them go, which may be minutes
+	 * later, not now (spent now, they would all go at once then, past the rate).
+	 * @param parts the batch's parts
+	 * @param sliceSize the most messages of a held part
+	 * @param nowNanos the time
+	 * @param waitingForRetry the keys the retry queue holds in the batch's partition
+	 * @return the parts, the first {@link Split#free()} of which may go now
+	 */
+	Split apart(List<List<Message<byte[]>>> parts, int sliceSize, long nowNanos, Set<String> waitingForRetry) {
 		Map<String, List<Message<byte[]>>> heldByKey = null;
 		List<List<Message<byte[]>>> kept = new ArrayList<>(parts.size());
 		for (List<Message<byte[]>> part : parts) {
 			List<Message<byte[]>> keep = null; // a copy only once a message of the part is held
 			for (int i = 0; i < part.size(); i++) {
 				Message<byte[]> message = part.get(i);
-				if (take(message.key(), nowNanos)) {
+				String messageKey = message.key();
+				if ((messageKey == null || !waitingForRetry.contains(messageKey)) && take(messageKey, nowNanos)) {
 					if (keep != null) {
 						keep.add(message);
 					}
@@ -133,7 +150,7 @@ final class KeyRateLimit {
 			List<Message<byte[]>> messages = key.getValue();
 			for (int from = 0; from < messages.size(); from += most) {
 				kept.add(messages.subList(from, Math.min(messages.size(), from + most)));
-				this.buckets.get(key.getKey()).owed++;
+				this.buckets.computeIfAbsent(key.getKey(), (k) -> new KeyRateBucket(this.perSecond, nowNanos)).owed++;
 			}
 		}
 		return new Split(kept, free);
