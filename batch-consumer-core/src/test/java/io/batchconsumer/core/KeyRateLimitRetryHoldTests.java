@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,9 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The per-key rate limit with a key held by the retry queue in {@code key} order: the messages of the
- * key that arrive while it is held wait in its key gate, and once the retry is finished they go at the
- * key's rate (a bucket, then the rate), not all at once: tokens are spent as a slice is handed out.
+ * The per-key rate limit in {@code key} order with a key that waits in its key gate, for the retry
+ * queue or behind a slow slice of its own: the messages of the key that arrive meanwhile wait in the
+ * gate, and once it lets them go they go at the key's rate (a bucket, then the rate), not all at once:
+ * tokens are spent as a slice is handed out.
  */
 class KeyRateLimitRetryHoldTests {
 
@@ -53,7 +55,7 @@ class KeyRateLimitRetryHoldTests {
 		try {
 			await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().keysHeldForRetry() == 1);
 			// While the key waits for its retry, its messages come at its rate, batch after batch.
-			for (int i = 0; i < 2 * RATE; i++) {
+			for (int i = 0; i < RATE + 5; i++) {
 				this.broker.append(TOPIC, 0, "held", "held-" + i);
 				int appended = i + 1;
 				await().atMost(Duration.ofSeconds(5))
@@ -62,7 +64,7 @@ class KeyRateLimitRetryHoldTests {
 			}
 			assertThat(delivered).isEmpty();
 			queue.pending.clear(); // the retry was finished elsewhere: the hold ends within about a second
-			await().atMost(Duration.ofSeconds(15)).until(() -> delivered.size() == 2 * RATE);
+			await().atMost(Duration.ofSeconds(15)).until(() -> delivered.size() == RATE + 5);
 			assertThat(delivered).as("in order").isSortedAccordingTo((a, b) -> Integer.compare(number(a), number(b)));
 			for (int i = 0; i < deliveredNanos.size(); i++) {
 				double seconds = (deliveredNanos.get(i) - deliveredNanos.get(0)) / 1e9;
@@ -71,6 +73,55 @@ class KeyRateLimitRetryHoldTests {
 			}
 		}
 		finally {
+			assertThat(container.stop()).isTrue();
+		}
+	}
+
+	@Test
+	void theMessagesOfAKeyThatWaitedBehindItsOwnSlowSliceGoOnAtTheKeysRate() throws Exception {
+		this.broker.createTopic(TOPIC, 1);
+		CountDownLatch slow = new CountDownLatch(1);
+		List<Long> deliveredNanos = new CopyOnWriteArrayList<>();
+		List<String> delivered = new CopyOnWriteArrayList<>();
+		ContainerOptions options = ContainerOptions.builder("keyrate-slow").topics(TOPIC).group("g")
+			.ordering(Ordering.KEY).threadSize(4).pullBatchSize(50).rateLimitPerKey(RATE)
+			.commitInterval(Duration.ofMillis(20)).pollTimeout(Duration.ofMillis(20)).build();
+		BatchContainer container = new BatchContainer(options,
+				new InMemorySource(this.broker, "g", options.pullBatchSize(), List.of()), (SliceListener) (slice) -> {
+					for (Message<byte[]> message : slice) {
+						String payload = new String(message.payload(), StandardCharsets.UTF_8);
+						if (payload.equals("slow")) {
+							slow.await(); // a call that takes as long as the test wants
+							continue;
+						}
+						delivered.add(payload);
+						deliveredNanos.add(System.nanoTime());
+					}
+					return BatchResult.success();
+				}, new RecordingDeadLetterSink());
+		this.broker.append(TOPIC, 0, "held", "slow");
+		container.start();
+		try {
+			await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().busyThreads() == 1);
+			// While the key's first message takes its time, its next ones come at its rate.
+			for (int i = 0; i < RATE + 5; i++) {
+				this.broker.append(TOPIC, 0, "held", "held-" + i);
+				int appended = i + 2;
+				await().atMost(Duration.ofSeconds(5)).until(() -> container.stats().backlog() == appended);
+				Thread.sleep(1000 / RATE); // the pace of the producer, not a synchronisation
+			}
+			assertThat(delivered).isEmpty();
+			slow.countDown();
+			await().atMost(Duration.ofSeconds(15)).until(() -> delivered.size() == RATE + 5);
+			assertThat(delivered).as("in order").isSortedAccordingTo((a, b) -> Integer.compare(number(a), number(b)));
+			for (int i = 0; i < deliveredNanos.size(); i++) {
+				double seconds = (deliveredNanos.get(i) - deliveredNanos.get(0)) / 1e9;
+				assertThat(i + 1).as("delivered by %.2f s after the first", seconds)
+					.isLessThanOrEqualTo((int) (RATE + RATE * seconds) + 1);
+			}
+		}
+		finally {
+			slow.countDown();
 			assertThat(container.stop()).isTrue();
 		}
 	}
