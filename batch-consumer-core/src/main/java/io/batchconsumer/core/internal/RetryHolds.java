@@ -170,7 +170,10 @@ final class RetryHolds {
 			return;
 		}
 		for (PartitionState state : asked) {
-			List<String> keys = pending.getOrDefault(state.partition, List.of());
+			List<String> keys = pending.get(state.partition);
+			if (keys == null) {
+				continue; // not answered: asked again
+			}
 			if (!state.retryHoldsKnown) {
 				keys.forEach(state::holdKey);
 				state.retryHoldsKnown = true;

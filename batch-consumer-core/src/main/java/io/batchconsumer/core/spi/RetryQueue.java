@@ -91,7 +91,7 @@ public interface RetryQueue {
 	 * second), so a queue that pays a round trip per question pays one per round. By default it asks
 	 * about each partition in turn.
 	 * @param origins the partitions the messages were first read from
-	 * @return the keys of each of them, repeated once per message
+	 * @return the keys of each of them, repeated once per message; a partition left out is asked again
 	 * @throws Exception when the queue could not be read; the container asks again
 	 * @throws UnsupportedOperationException unless {@link #namesPendingKeys()}
 	 */
