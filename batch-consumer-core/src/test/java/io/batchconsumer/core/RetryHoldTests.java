@@ -4,7 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -22,7 +25,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Key order across the retry queue, in the engine: the keys a partition holds are read from the
  * queue when it is assigned (nothing is handed out before that read succeeded), and a hold the queue
- * no longer has (another instance finished the retry) is released within about a second.
+ * no longer has (another instance finished the retry) is released within about a second. One question
+ * to the queue serves every partition of a round (each question may cost the queue a round trip to its
+ * broker, on the owner thread).
  */
 class RetryHoldTests {
 
@@ -68,6 +73,67 @@ class RetryHoldTests {
 		finally {
 			assertThat(container.stop()).isTrue();
 		}
+	}
+
+	@Test
+	void oneQuestionToTheQueueServesEveryPartitionThatIsAssignedOrHoldsKeys() {
+		this.broker.createTopic(ContainerFixture.TOPIC, 4);
+		this.broker.createTopic(RETRY_TOPIC, 1);
+		for (int partition = 0; partition < 4; partition++) {
+			this.broker.append(ContainerFixture.TOPIC, partition, "poison", "p-" + partition);
+		}
+		RecordingRetryQueue queue = new RecordingRetryQueue();
+		ContainerOptions options = ContainerFixture.options().ordering(Ordering.KEY).retryLevels("1m").build();
+		BatchContainer container = BatchContainer.builder(options,
+				new InMemorySource(this.broker, ContainerFixture.GROUP, options.pullBatchSize(), List.of()),
+				(SliceListener) (slice) -> BatchResult.success(), new RecordingDeadLetterSink()).retryQueue(queue).build();
+		container.start();
+		try {
+			// the read at the assignment, then two comparisons about a second apart
+			await().atMost(Duration.ofSeconds(10)).until(() -> queue.questions.size() >= 3);
+			assertThat(container.stats().keysHeldForRetry()).isEqualTo(4);
+			assertThat(queue.questions).as("the partitions each question named").allSatisfy((asked) -> assertThat(asked)
+				.containsExactlyInAnyOrderElementsOf(this.broker.partitions(ContainerFixture.TOPIC)));
+		}
+		finally {
+			assertThat(container.stop()).isTrue();
+		}
+	}
+
+	/** A retry queue holding one message of key {@code poison} from each partition, recording its questions. */
+	private static final class RecordingRetryQueue implements RetryQueue {
+
+		final List<List<TopicPartition>> questions = new CopyOnWriteArrayList<>();
+
+		@Override
+		public String topic() {
+			return RETRY_TOPIC;
+		}
+
+		@Override
+		public void schedule(List<Message<byte[]>> messages, Instant dueAt) {
+			throw new UnsupportedOperationException("nothing fails here");
+		}
+
+		@Override
+		public boolean namesPendingKeys() {
+			return true;
+		}
+
+		@Override
+		public List<String> pendingKeys(TopicPartition origin) {
+			this.questions.add(List.of(origin));
+			return List.of("poison");
+		}
+
+		// the question about several partitions at once
+		public Map<TopicPartition, List<String>> pendingKeys(Collection<TopicPartition> origins) {
+			this.questions.add(List.copyOf(origins));
+			Map<TopicPartition, List<String>> keys = new LinkedHashMap<>();
+			origins.forEach((origin) -> keys.put(origin, List.of("poison")));
+			return keys;
+		}
+
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.batchconsumer.kafka;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,17 +73,29 @@ final class PendingRetryRecords {
 	 * @throws Exception when the broker could not be read
 	 */
 	synchronized List<String> keysOf(TopicPartition origin) throws Exception {
+		return keysOf(List.of(origin)).get(origin);
+	}
+
+	/**
+	 * {@link #keysOf(TopicPartition)} for several partitions, with one question to the broker.
+	 * @param origins the partitions
+	 * @return the keys of each of them
+	 * @throws Exception when the broker could not be read
+	 */
+	synchronized Map<TopicPartition, List<String>> keysOf(Collection<TopicPartition> origins) throws Exception {
 		Map<Integer, Long> committed = committed();
 		for (Map.Entry<Integer, Long> position : committed.entrySet()) {
 			trim(position.getKey(), position.getValue());
 		}
 		Map<Integer, Long> ends = this.reader.read(this.topic, this.next, this::add);
 		this.next.putAll(ends);
-		List<String> keys = new ArrayList<>();
+		Map<TopicPartition, List<String>> keys = new HashMap<>();
+		origins.forEach((origin) -> keys.put(origin, new ArrayList<>()));
 		for (NavigableMap<Long, Pending> read : this.records.values()) {
 			for (Pending pending : read.values()) {
-				if (pending.originPartition() == origin.partition() && pending.originTopic().equals(origin.topic())) {
-					keys.add(pending.key());
+				List<String> of = keys.get(new TopicPartition(pending.originTopic(), pending.originPartition()));
+				if (of != null) {
+					of.add(pending.key());
 				}
 			}
 		}

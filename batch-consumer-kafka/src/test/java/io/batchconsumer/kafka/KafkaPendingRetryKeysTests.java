@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -54,6 +55,34 @@ class KafkaPendingRetryKeysTests extends SharedKafkaTransportTests {
 		}
 		assertThat(transport.retryQueue(options).pendingKeys(first)).as("read by a new container")
 			.containsExactly("a", "a");
+	}
+
+	@Test
+	void namesTheKeysOfSeveralPartitionsWithOneQuestionToTheBroker() throws Exception {
+		ContainerOptions options = KafkaTransportTests.options("pending-many", ORIGIN).ordering(Ordering.KEY)
+			.retryBlockingLimit(Duration.ofMillis(100)).retryLevels("1m").build();
+		RetryQueue queue = transport.retryQueue(options);
+		queue.schedule(List.of(message(0, 5, "a"), message(1, 7, "b"), message(1, 9, "b"), message(2, 3, null)),
+				Instant.now().plus(Duration.ofMinutes(1)));
+		TopicPartition first = new TopicPartition(ORIGIN, 0);
+		TopicPartition second = new TopicPartition(ORIGIN, 1);
+		TopicPartition third = new TopicPartition(ORIGIN, 2);
+		AtomicInteger questions = new AtomicInteger();
+		try (Admin admin = Admin.create(broker.clientProperties());
+				RetryTopicReader reader = new RetryTopicReader(broker.clientProperties())) {
+			PendingRetryRecords pending = new PendingRetryRecords(queue.topic(), options.group(), () -> {
+				questions.incrementAndGet();
+				return admin;
+			}, reader);
+			Map<TopicPartition, List<String>> keys = pending.keysOf(List.of(first, second, third));
+			assertThat(questions).as("admin requests").hasValue(1);
+			assertThat(keys).containsOnlyKeys(first, second, third);
+			assertThat(keys.get(first)).containsExactly("a");
+			assertThat(keys.get(second)).containsExactly("b", "b");
+			assertThat(keys.get(third)).isEmpty();
+		}
+		assertThat(queue.pendingKeys(List.of(first, second))).as("through the retry queue")
+			.isEqualTo(Map.of(first, List.of("a"), second, List.of("b", "b")));
 	}
 
 	private static Message<byte[]> message(int partition, long offset, String key) {

@@ -247,6 +247,16 @@ public final class KeyGate<S> {
 	}
 
 	/**
+	 * Whether a slice that entered now with this key would wait for it: a slice in the gate (running or
+	 * waiting) holds it, or the retry queue does. A run ({@link #enterBehindAll}) is not looked at.
+	 * @param key the key, not {@code null}
+	 * @return {@code true} when the key is held
+	 */
+	public boolean isHeld(String key) {
+		return this.newest.containsKey(key) || this.retryHolds.containsKey(key);
+	}
+
+	/**
 	 * Keys held by the retry queue.
 	 * @return the count
 	 */

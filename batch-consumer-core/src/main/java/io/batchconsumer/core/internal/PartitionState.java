@@ -217,6 +217,11 @@ final class PartitionState {
 		return (this.keyGate != null) ? this.keyGate.retryHolds() : Map.of();
 	}
 
+	/** Whether a slice with this key would wait for it in the key gate (see {@link KeyGate#isHeld}). */
+	boolean isKeyHeld(String key) {
+		return this.keyGate != null && this.keyGate.isHeld(key);
+	}
+
 	/** Keys held by the retry queue. */
 	int retryHeldKeys() {
 		return (this.keyGate != null) ? this.keyGate.retryHeldKeys() : 0;

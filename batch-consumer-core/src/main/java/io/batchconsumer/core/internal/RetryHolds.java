@@ -24,7 +24,8 @@ import io.batchconsumer.core.spi.RetryQueue;
  *
  * <p>The holds live in each partition epoch's key gate. A new epoch (an assignment, a restart, a seek)
  * reads them from the retry queue ({@link RetryQueue#pendingKeys}) before it hands anything out; until
- * that read succeeded the partition hands nothing out. A slice that hands messages to the queue holds
+ * that read succeeded the partition hands nothing out. The queue is asked once for all the partitions of
+ * a turn (a question may cost a round trip to a broker, on the owner thread). A slice that hands messages to the queue holds
  * their keys as it leaves the gate, before the slices behind it are released; a finished slice of the
  * retry topic releases the keys of its messages in their origin's gate (after holding the keys of the
  * messages it handed to the queue again). About once a second the holds of each partition are compared
@@ -51,6 +52,9 @@ final class RetryHolds {
 
 	private long lastRefreshNanos;
 
+	/** Whether a partition was assigned since the last question: its holds are read in the next turn. */
+	private boolean loadDue;
+
 	private RetryHolds(String id, RetryQueue queue, Partitions partitions, Ticker ticker) {
 		this.id = id;
 		this.queue = queue;
@@ -72,26 +76,14 @@ final class RetryHolds {
 				? new RetryHolds(options.id(), queue, partitions, ticker) : null;
 	}
 
-	/** A new epoch of a partition: its held keys are read before it hands anything out. */
+	/**
+	 * A new epoch of a partition: its held keys are read before it hands anything out, at the next
+	 * {@link #refreshIfDue}, in one question with the other partitions assigned in the same turn.
+	 */
 	void assigned(PartitionState state) {
 		if (!isRetryTopic(state.partition)) {
 			state.retryHoldsKnown = false;
-			load(state);
-		}
-	}
-
-	private boolean load(PartitionState state) {
-		try {
-			for (String key : this.queue.pendingKeys(state.partition)) {
-				state.holdKey(key);
-			}
-			state.retryHoldsKnown = true;
-			return true;
-		}
-		catch (Exception ex) {
-			logger.warn("Container '{}' could not read which keys of {} wait in its retry queue; {} waits until it "
-					+ "can: {}", this.id, state.partition, state.partition, ex.toString());
-			return false;
+			this.loadDue = true;
 		}
 	}
 
@@ -137,38 +129,65 @@ final class RetryHolds {
 	}
 
 	/**
-	 * About once a second: reads the holds of a partition whose read failed, and releases the holds the
-	 * queue no longer has.
+	 * Reads the holds of the partitions just assigned; about once a second, reads those of a partition
+	 * whose read failed, and releases the holds the queue no longer has. All of them in one question.
 	 * @param released takes the slices that may run now
 	 */
 	void refreshIfDue(Consumer<Slice> released) {
 		long now = this.ticker.nanoTime();
-		if (now - this.lastRefreshNanos < REFRESH_NANOS) {
+		boolean due = now - this.lastRefreshNanos >= REFRESH_NANOS;
+		if (!due && !this.loadDue) {
 			return;
 		}
-		this.lastRefreshNanos = now;
+		this.loadDue = false;
+		if (due) {
+			this.lastRefreshNanos = now;
+		}
+		List<PartitionState> asked = new ArrayList<>();
 		for (PartitionState state : this.partitions.all()) {
-			if (!state.retryHoldsKnown) {
-				load(state);
+			if (!state.retryHoldsKnown || (due && state.retryHeldKeys() > 0)) {
+				asked.add(state);
 			}
-			else if (state.retryHeldKeys() > 0) {
-				refresh(state, released);
+		}
+		if (asked.isEmpty()) {
+			return;
+		}
+		Map<TopicPartition, List<String>> pending;
+		try {
+			pending = this.queue.pendingKeys(asked.stream().map((state) -> state.partition).toList());
+		}
+		catch (Exception ex) {
+			List<TopicPartition> unknown = asked.stream().filter((state) -> !state.retryHoldsKnown)
+				.map((state) -> state.partition).toList();
+			if (!unknown.isEmpty()) {
+				logger.warn("Container '{}' could not read which keys of {} wait in its retry queue; they wait until "
+						+ "it can: {}", this.id, unknown, ex.toString());
+			}
+			else {
+				logger.debug("Container '{}' could not compare the held keys of {} with its retry queue: {}", this.id,
+						asked.stream().map((state) -> state.partition).toList(), ex.toString());
+			}
+			return;
+		}
+		for (PartitionState state : asked) {
+			List<String> keys = pending.get(state.partition);
+			if (keys == null) {
+				continue; // not answered: asked again
+			}
+			if (!state.retryHoldsKnown) {
+				keys.forEach(state::holdKey);
+				state.retryHoldsKnown = true;
+			}
+			else {
+				release(state, keys, released);
 			}
 		}
 	}
 
-	private void refresh(PartitionState state, Consumer<Slice> released) {
+	/** Releases the holds of a partition beyond the messages the queue still has of their keys. */
+	private static void release(PartitionState state, List<String> keys, Consumer<Slice> released) {
 		Map<String, Integer> pending = new HashMap<>();
-		try {
-			for (String key : this.queue.pendingKeys(state.partition)) {
-				pending.merge(key, 1, Integer::sum);
-			}
-		}
-		catch (Exception ex) {
-			logger.debug("Container '{}' could not compare the held keys of {} with its retry queue: {}", this.id,
-					state.partition, ex.toString());
-			return;
-		}
+		keys.forEach((key) -> pending.merge(key, 1, Integer::sum));
 		for (Map.Entry<String, Integer> held : state.retryHolds().entrySet()) {
 			for (int extra = held.getValue() - pending.getOrDefault(held.getKey(), 0); extra > 0; extra--) {
 				state.releaseKey(held.getKey()).forEach(released);

@@ -455,7 +455,7 @@ final class ThreadBatchDispatcher {
 		if (this.holds != null) {
 			parts = RetryHolds.apart(parts, partition);
 		}
-		KeyRateLimit.Split split = perKey ? this.keyRate.apart(parts, batchSize, nowNanos) : null;
+		KeyRateLimit.Split split = perKey ? this.keyRate.apart(parts, batchSize, nowNanos, partition::isKeyHeld) : null;
 		int started = 0;
 		// The batch covers the filtered messages too, so the watermark passes them.
 		Slice[] slices = partition.openBatch(first, last, (split != null) ? split.parts() : parts,

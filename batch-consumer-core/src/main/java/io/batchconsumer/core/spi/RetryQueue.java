@@ -1,7 +1,10 @@
 package io.batchconsumer.core.spi;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.SliceListener;
@@ -80,6 +83,24 @@ public interface RetryQueue {
 	 */
 	default List<String> pendingKeys(TopicPartition origin) throws Exception {
 		throw new UnsupportedOperationException(getClass().getName() + " does not name the keys waiting in it");
+	}
+
+	/**
+	 * {@link #pendingKeys(TopicPartition)} for several partitions in one question: the container asks
+	 * about every partition of a round at once (those just assigned, or those holding keys about once a
+	 * second), so a queue that pays a round trip per question pays one per round. By default it asks
+	 * about each partition in turn.
+	 * @param origins the partitions the messages were first read from
+	 * @return the keys of each of them, repeated once per message; a partition left out is asked again
+	 * @throws Exception when the queue could not be read; the container asks again
+	 * @throws UnsupportedOperationException unless {@link #namesPendingKeys()}
+	 */
+	default Map<TopicPartition, List<String>> pendingKeys(Collection<TopicPartition> origins) throws Exception {
+		Map<TopicPartition, List<String>> keys = new LinkedHashMap<>();
+		for (TopicPartition origin : origins) {
+			keys.put(origin, pendingKeys(origin));
+		}
+		return keys;
 	}
 
 	/**
