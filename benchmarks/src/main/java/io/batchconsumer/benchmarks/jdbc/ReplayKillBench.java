@@ -37,7 +37,7 @@ import io.batchconsumer.jdbc.SchemaInitialization;
  * recorded and a later life recorded again. At the end, per interval: the repeated messages per kill
  * (median and range), the life's rate in its last second (the messages it recorded in the second
  * before its last record) and the repeated messages in milliseconds of work at that rate; and the
- * ratio of the medians.
+ * ratios of the medians to those of the first interval.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar io.batchconsumer.benchmarks.jdbc.ReplayKillBench
  * [kills-per-interval] [intervals-ms] [prefill] [rate]}, defaults 10, {@code 100,1000}, 600,000 and
@@ -158,6 +158,7 @@ public final class ReplayKillBench {
 	private static void summarize(HikariDataSource pool, long[] intervals, long[] intervalOfLife, int lives)
 			throws SQLException {
 		double[] medians = new double[intervals.length];
+		double[] workMedians = new double[intervals.length];
 		System.out.printf(Locale.ROOT, "%n| commit.interval | kills | repeated per kill, median (range) "
 				+ "| rate in the last second, median | repeated in ms of work, median (range) |%n|---|---:|---|---:|---|%n");
 		for (int i = 0; i < intervals.length; i++) {
@@ -171,6 +172,7 @@ public final class ReplayKillBench {
 			double[] rates = kills.stream().mapToDouble((kill) -> kill[1]).sorted().toArray();
 			double[] work = kills.stream().mapToDouble((kill) -> kill[0] / kill[1] * 1000).sorted().toArray();
 			medians[i] = median(repeated);
+			workMedians[i] = median(work);
 			System.out.printf(Locale.ROOT, "| %d ms | %d | %,.0f (%,.0f–%,.0f) | %,.0f msg/s | %.0f (%.0f–%.0f) |%n",
 					intervals[i], kills.size(), medians[i], repeated[0], repeated[repeated.length - 1], median(rates),
 					median(work), work[0], work[work.length - 1]);
@@ -178,6 +180,8 @@ public final class ReplayKillBench {
 		for (int i = 1; i < intervals.length; i++) {
 			System.out.printf(Locale.ROOT, "repeated per kill, median at %d ms / median at %d ms: %.3f (%.1f times fewer)%n",
 					intervals[0], intervals[i], medians[0] / medians[i], medians[i] / Math.max(1, medians[0]));
+			System.out.printf(Locale.ROOT, "repeated in ms of work, median at %d ms / median at %d ms: %.3f (%.1f times less)%n",
+					intervals[0], intervals[i], workMedians[0] / workMedians[i], workMedians[i] / Math.max(1, workMedians[0]));
 		}
 	}
 
