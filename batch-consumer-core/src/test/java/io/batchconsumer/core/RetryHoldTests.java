@@ -9,6 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -27,7 +30,8 @@ import static org.awaitility.Awaitility.await;
  * queue when it is assigned (nothing is handed out before that read succeeded), and a hold the queue
  * no longer has (another instance finished the retry) is released within about a second. One question
  * to the queue serves every partition of a round (each question may cost the queue a round trip to its
- * broker, on the owner thread).
+ * broker, on the owner thread). A call that a revoke's drain gave up on hands nothing to the queue,
+ * whose holds the next epoch read already.
  */
 class RetryHoldTests {
 
@@ -100,6 +104,53 @@ class RetryHoldTests {
 		}
 	}
 
+	@Test
+	void aHandOffOfAnEpochWhoseDrainTimedOutIsNotStoredAfterTheNextEpochReadTheQueue() throws Exception {
+		this.broker.createTopic(ContainerFixture.TOPIC, 1);
+		this.broker.createTopic(RETRY_TOPIC, 1);
+		this.broker.append(ContainerFixture.TOPIC, 0, "poison", "p-1");
+		this.broker.append(ContainerFixture.TOPIC, 0, "poison", "p-2");
+		RecordingRetryQueue queue = new RecordingRetryQueue();
+		List<String> processed = new CopyOnWriteArrayList<>();
+		AtomicBoolean firstCall = new AtomicBoolean(true);
+		CountDownLatch blocked = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		ContainerOptions options = ContainerFixture.options().ordering(Ordering.KEY).retryLevels("1m")
+			.consumerBatchSize(1).commitInterval(Duration.ofMillis(10)).shutdownTimeout(Duration.ofMillis(200)).build();
+		InMemorySource source = new InMemorySource(this.broker, ContainerFixture.GROUP, options.pullBatchSize(),
+				List.of(new TopicPartition(ContainerFixture.TOPIC, 0)));
+		BatchContainer container = BatchContainer.builder(options, source, (SliceListener) (slice) -> {
+			if (firstCall.compareAndSet(true, false)) {
+				// p-1's first call outlives the revoke's drain, then fails: a hand-off of an ended epoch
+				blocked.countDown();
+				release.await();
+				return BatchResult.failed(slice);
+			}
+			slice.forEach((message) -> processed.add(new String(message.payload(), StandardCharsets.UTF_8)));
+			return BatchResult.success();
+		}, new RecordingDeadLetterSink()).retryQueue(queue).build();
+		container.start();
+		try {
+			assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+			TopicPartition orders = new TopicPartition(ContainerFixture.TOPIC, 0);
+			source.requestRevoke(List.of(orders));
+			await().atMost(Duration.ofSeconds(10)).until(() -> source.assignment().isEmpty());
+			source.requestAssign(List.of(orders));
+			// The next epoch read the queue (empty) and delivered p-1 again, then p-2.
+			await().atMost(Duration.ofSeconds(10)).until(() -> processed.size() == 2);
+			assertThat(processed).containsExactly("p-1", "p-2");
+			release.countDown();
+			await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().messagesRetried() >= 1);
+			// Stored now, p-1's copy would come back after p-2, which its key no longer holds.
+			await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+				.untilAsserted(() -> assertThat(queue.scheduled).as("retries stored by the ended epoch").isEmpty());
+		}
+		finally {
+			release.countDown();
+			assertThat(container.stop()).isTrue();
+		}
+	}
+
 	/** A retry queue holding one message of key {@code poison} from each partition, recording its questions. */
 	private static final class RecordingRetryQueue implements RetryQueue {
 
@@ -168,6 +219,36 @@ class RetryHoldTests {
 			}
 			return origin.equals(new TopicPartition(ContainerFixture.TOPIC, 0)) ? new ArrayList<>(this.pending)
 					: List.of();
+		}
+
+	}
+
+	/** A retry queue that records what it is given and never delivers it. */
+	private static final class RecordingRetryQueue implements RetryQueue {
+
+		final List<Message<byte[]>> scheduled = new CopyOnWriteArrayList<>();
+
+		@Override
+		public String topic() {
+			return RETRY_TOPIC;
+		}
+
+		@Override
+		public void schedule(List<Message<byte[]>> messages, Instant dueAt) {
+			this.scheduled.addAll(messages);
+		}
+
+		@Override
+		public boolean namesPendingKeys() {
+			return true;
+		}
+
+		@Override
+		public List<String> pendingKeys(TopicPartition origin) {
+			return this.scheduled.stream()
+				.filter((message) -> message.topicPartition().equals(origin))
+				.map(Message::key)
+				.toList();
 		}
 
 	}

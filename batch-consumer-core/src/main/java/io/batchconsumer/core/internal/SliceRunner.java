@@ -197,8 +197,13 @@ final class SliceRunner {
 			Duration backoff = this.options.backoffBefore(retry);
 			List<Message<byte[]>> next = again.messages().stream()
 				.map((message) -> message.withDeliveryAttempt(message.deliveryAttempt() + 1)).toList();
-			if (backoff.compareTo(this.options.retryBlockingLimit()) > 0 && this.retryQueue != null
-					&& this.retryQueue.enqueue(next, backoff, slice.epoch)) {
+			boolean handOff = backoff.compareTo(this.options.retryBlockingLimit()) > 0 && this.retryQueue != null;
+			if (handOff && isAbandoned(slice)) {
+				// The epoch ended (a drain gave up on this slice): its next owner has read the queue's
+				// holds and delivers these messages again, so a copy stored now would hold no key.
+				return false;
+			}
+			if (handOff && this.retryQueue.enqueue(next, backoff, slice.epoch)) {
 				if (slice.handedOff == null) {
 					slice.handedOff = new ArrayList<>();
 				}
