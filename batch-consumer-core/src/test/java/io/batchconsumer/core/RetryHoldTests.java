@@ -110,7 +110,7 @@ class RetryHoldTests {
 		this.broker.createTopic(RETRY_TOPIC, 1);
 		this.broker.append(ContainerFixture.TOPIC, 0, "poison", "p-1");
 		this.broker.append(ContainerFixture.TOPIC, 0, "poison", "p-2");
-		RecordingRetryQueue queue = new RecordingRetryQueue();
+		StoringRetryQueue queue = new StoringRetryQueue();
 		List<String> processed = new CopyOnWriteArrayList<>();
 		AtomicBoolean firstCall = new AtomicBoolean(true);
 		CountDownLatch blocked = new CountDownLatch(1);
@@ -224,7 +224,7 @@ class RetryHoldTests {
 	}
 
 	/** A retry queue that records what it is given and never delivers it. */
-	private static final class RecordingRetryQueue implements RetryQueue {
+	private static final class StoringRetryQueue implements RetryQueue {
 
 		final List<Message<byte[]>> scheduled = new CopyOnWriteArrayList<>();
 
