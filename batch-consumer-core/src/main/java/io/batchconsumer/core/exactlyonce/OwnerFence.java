@@ -96,11 +96,27 @@ final class OwnerFence {
 			return epoch;
 		}
 		catch (SQLException | RuntimeException ex) {
-			connection.rollback();
+			rollback(connection, ex);
 			throw ex;
 		}
 		finally {
 			connection.setAutoCommit(autoCommit);
+		}
+	}
+
+	/**
+	 * Rolls back a claim that failed, unless its failed commit ended the transaction already (the
+	 * connection is in auto-commit mode then, where drivers refuse a rollback): that refusal, or any
+	 * other failure of the rollback, must not take the place of the claim's failure.
+	 */
+	private static void rollback(Connection connection, Exception cause) {
+		try {
+			if (!connection.getAutoCommit()) {
+				connection.rollback();
+			}
+		}
+		catch (SQLException | RuntimeException ex) {
+			cause.addSuppressed(ex);
 		}
 	}
 
