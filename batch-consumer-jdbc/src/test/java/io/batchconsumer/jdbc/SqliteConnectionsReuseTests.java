@@ -71,6 +71,7 @@ class SqliteConnectionsReuseTests {
 			connection.setAutoCommit(true);
 			insertByOther(4);
 			assertThat(count(count)).as("in auto-commit mode").isEqualTo(4);
+			assertThat(count.getConnection()).isSameAs(connection);
 		}
 	}
 
