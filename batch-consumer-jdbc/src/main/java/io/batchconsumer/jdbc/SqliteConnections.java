@@ -28,7 +28,9 @@ import io.batchconsumer.core.internal.Transactions;
  * run its statements one by one ({@link Transactions}); and after {@code commit()} or
  * {@code rollback()} the connection holds no lock until its next statement begins the next
  * transaction, where the driver alone takes the write lock again at once (a transaction manager's
- * after-commit callbacks, and every other writer, waited for it).
+ * after-commit callbacks, and every other writer, waited for it); and a failed commit
+ * ({@code commit()} or {@code setAutoCommit(true)}) is rolled back, where SQLite alone keeps some
+ * failed transactions open with the write lock (a deferred foreign key).
  *
  * <p>Threading: thread-safe; each connection is used as JDBC allows.
  */
@@ -160,8 +162,10 @@ public final class SqliteConnections implements DataSource {
 					|| name.startsWith("prepare") || name.equals("setSavepoint"))) {
 				beginConfigured();
 			}
-			if (name.equals("setAutoCommit")) {
-				this.placeholder = false; // going back to auto-commit commits the open transaction
+			if (name.equals("setAutoCommit") && !this.target.getAutoCommit()) {
+				this.placeholder = false;
+				Transactions.commit(this.target); // a failed commit is rolled back
+				return null;
 			}
 			Object result;
 			try {
@@ -194,9 +198,32 @@ public final class SqliteConnections implements DataSource {
 					});
 		}
 
-		/** Ends the open transaction and leaves a deferred one open, as the driver expects one. */
+		/**
+		 * Ends the open transaction and leaves a deferred one open, as the driver expects one. A failed
+		 * {@code COMMIT} is rolled back: SQLite keeps the transaction open after some (a deferred
+		 * foreign key), holding the write lock, and a transaction manager does not roll back after a
+		 * failed commit (Spring's only goes back to auto-commit mode, which fails the same way).
+		 */
 		private void end(String command) throws SQLException {
-			execute(command);
+			try {
+				execute(command);
+			}
+			catch (SQLException ex) {
+				try {
+					execute("ROLLBACK");
+				}
+				catch (SQLException rollback) {
+					ex.addSuppressed(rollback); // no transaction was open any more
+				}
+				try {
+					execute("BEGIN DEFERRED");
+					this.placeholder = true;
+				}
+				catch (SQLException begin) {
+					ex.addSuppressed(begin);
+				}
+				throw ex;
+			}
 			execute("BEGIN DEFERRED");
 			this.placeholder = true;
 		}

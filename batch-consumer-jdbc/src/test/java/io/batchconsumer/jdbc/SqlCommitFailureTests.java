@@ -2,6 +2,7 @@ package io.batchconsumer.jdbc;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -56,17 +57,63 @@ class SqlCommitFailureTests {
 		}
 	}
 
+	/**
+	 * The application's own transactions on a connection of {@link SqliteConnections}, ended by
+	 * {@code commit()} (after which Spring's transaction manager does not roll back, it only goes back
+	 * to auto-commit mode) and by {@code setAutoCommit(true)}: a failed {@code COMMIT} is rolled back,
+	 * and the connection holds no lock afterwards.
+	 */
+	@ParameterizedTest
+	@EnumSource(value = TestDatabases.Kind.class, names = "SQLITE")
+	void aTransactionOfSqliteConnectionsWhoseCommitFailsIsRolledBackAndHoldsNoLock(TestDatabases.Kind kind)
+			throws SQLException {
+		try (HikariDataSource pool = pool(kind); Connection connection = pool.getConnection()) {
+			execute(connection, "CREATE TABLE parent (id INT PRIMARY KEY)");
+			execute(connection, "CREATE TABLE child (id INT PRIMARY KEY, parent INT REFERENCES parent (id)"
+					+ " DEFERRABLE INITIALLY DEFERRED)");
+			for (boolean byAutoCommit : new boolean[] { false, true }) {
+				connection.setAutoCommit(false);
+				execute(connection, "INSERT INTO child (id, parent) VALUES (1, 99)");
+				assertThatExceptionOfType(SQLException.class)
+					.isThrownBy(() -> {
+						if (byAutoCommit) {
+							connection.setAutoCommit(true);
+						}
+						else {
+							connection.commit();
+						}
+					});
+				connection.setAutoCommit(true);
+				assertThat(connection.getAutoCommit()).isTrue();
+				try (Connection other = new SqliteConnections(pool.getDataSource().unwrap(SqliteConnections.class).getUrl(),
+						properties()).getConnection()) {
+					execute(other, "PRAGMA busy_timeout = 100");
+					execute(other, "INSERT INTO parent (id) VALUES (" + (byAutoCommit ? 2 : 1) + ")");
+					try (Statement statement = other.createStatement();
+							ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM child")) {
+						rows.next();
+						assertThat(rows.getInt(1)).as("by auto-commit: " + byAutoCommit).isZero();
+					}
+				}
+			}
+		}
+	}
+
 	private HikariDataSource pool(TestDatabases.Kind kind) {
 		if (kind != TestDatabases.Kind.SQLITE) {
 			return databases.dataSource(kind, this.dir, 1);
 		}
-		Properties properties = SqliteSettings.connectionProperties();
-		properties.setProperty("foreign_keys", "true");
 		HikariDataSource pool = new HikariDataSource();
-		pool.setDataSource(new SqliteConnections("jdbc:sqlite:" + this.dir.resolve("commit.db"), properties));
+		pool.setDataSource(new SqliteConnections("jdbc:sqlite:" + this.dir.resolve("commit.db"), properties()));
 		pool.setMaximumPoolSize(1);
 		pool.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
 		return pool;
+	}
+
+	private static Properties properties() {
+		Properties properties = SqliteSettings.connectionProperties();
+		properties.setProperty("foreign_keys", "true");
+		return properties;
 	}
 
 	private static void execute(Connection connection, String sql) throws SQLException {

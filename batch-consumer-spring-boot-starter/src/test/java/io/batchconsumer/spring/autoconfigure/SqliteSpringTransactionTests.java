@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -25,13 +26,14 @@ import io.batchconsumer.jdbc.SqliteConnections;
 import io.batchconsumer.jdbc.SqliteSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Spring's transaction manager on a pool of {@link SqliteConnections} (the pool the starter builds
  * for a SQLite URL), with one connection so that every transaction reuses it: after each kind of
  * transaction (committed, with after-commit work, rolled back, nested with a savepoint rolled back,
- * read-only) the rows are those committed, and the connection back in the pool holds neither the
+ * failed at its {@code COMMIT} by a deferred foreign key, which SQLite leaves open, read-only) the rows are those committed, and the connection back in the pool holds neither the
  * write lock nor an old read snapshot (another connection writes and checkpoints the whole WAL)
  * and reads what another connection committed since.
  */
@@ -56,11 +58,13 @@ class SqliteSpringTransactionTests {
 		String url = "jdbc:sqlite:" + this.dir.resolve("spring.db");
 		Properties properties = SqliteSettings.connectionProperties();
 		properties.setProperty("busy_timeout", "2000");
+		properties.setProperty("foreign_keys", "true");
 		this.pool = new HikariDataSource();
 		this.pool.setDataSource(new SqliteConnections(url, properties));
 		this.pool.setMaximumPoolSize(1);
 		this.jdbc = new JdbcTemplate(this.pool);
 		this.jdbc.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+		this.jdbc.execute("CREATE TABLE c (id INTEGER PRIMARY KEY, t INTEGER REFERENCES t (id) DEFERRABLE INITIALLY DEFERRED)");
 		this.manager = new DataSourceTransactionManager(this.pool);
 		this.other = DriverManager.getConnection(url, properties);
 	}
@@ -106,6 +110,13 @@ class SqliteSpringTransactionTests {
 			nested.executeWithoutResult((inner) -> insert(7));
 		});
 		assertClean();
+
+		assertThatExceptionOfType(TransactionException.class).isThrownBy(() -> transactions.executeWithoutResult((status) -> {
+			insert(8);
+			this.jdbc.update("INSERT INTO c (id, t) VALUES (1, 99)"); // fails the COMMIT, which leaves it open
+		}));
+		assertClean();
+		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM c", Integer.class)).isZero();
 
 		TransactionTemplate readOnly = new TransactionTemplate(this.manager);
 		readOnly.setReadOnly(true);
