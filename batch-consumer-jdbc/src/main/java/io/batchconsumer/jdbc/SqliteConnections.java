@@ -5,8 +5,10 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
@@ -26,7 +28,9 @@ import io.batchconsumer.core.internal.Transactions;
  * run its statements one by one ({@link Transactions}); and after {@code commit()} or
  * {@code rollback()} the connection holds no lock until its next statement begins the next
  * transaction, where the driver alone takes the write lock again at once (a transaction manager's
- * after-commit callbacks, and every other writer, waited for it).
+ * after-commit callbacks, and every other writer, waited for it); and a failed commit
+ * ({@code commit()} or {@code setAutoCommit(true)}) is rolled back, where SQLite alone keeps some
+ * failed transactions open with the write lock (a deferred foreign key).
  *
  * <p>Threading: thread-safe; each connection is used as JDBC allows.
  */
@@ -121,9 +125,10 @@ public final class SqliteConnections implements DataSource {
 	 * takes the write lock at once and holds it until the next transaction ends: a transaction manager
 	 * runs its after-commit callbacks and puts the connection back in auto-commit mode only after
 	 * {@code commit()}, and every other writer waited for that. The next statement created on the
-	 * connection begins the next transaction in the configured mode (taking the lock then); a
-	 * statement created before and run again joins the deferred transaction, which commits or rolls
-	 * back with it.</li>
+	 * connection, or the next one run of those created before, begins the next transaction in the
+	 * configured mode (taking the lock then): a statement created before does not run in the deferred
+	 * transaction, where a read followed by a write fails with {@code SQLITE_BUSY_SNAPSHOT} at once
+	 * when another connection wrote in between, instead of the write waiting for the lock.</li>
 	 * </ul>
 	 *
 	 * <p>Threading: used by one thread at a time, as the connection.
@@ -157,20 +162,68 @@ public final class SqliteConnections implements DataSource {
 					|| name.startsWith("prepare") || name.equals("setSavepoint"))) {
 				beginConfigured();
 			}
-			if (name.equals("setAutoCommit")) {
-				this.placeholder = false; // going back to auto-commit commits the open transaction
+			if (name.equals("setAutoCommit") && !this.target.getAutoCommit()) {
+				this.placeholder = false;
+				Transactions.commit(this.target); // a failed commit is rolled back
+				return null;
 			}
+			Object result;
 			try {
-				return method.invoke(this.target, args);
+				result = method.invoke(this.target, args);
 			}
 			catch (InvocationTargetException ex) {
 				throw ex.getCause();
 			}
+			return (result instanceof Statement statement) ? guard(statement, (Connection) proxy) : result;
 		}
 
-		/** Ends the open transaction and leaves a deferred one open, as the driver expects one. */
+		/** The statement, made to begin the next transaction when it runs while the deferred one is open. */
+		private Statement guard(Statement statement, Connection connection) {
+			Class<?> type = (statement instanceof CallableStatement) ? CallableStatement.class
+					: (statement instanceof PreparedStatement) ? PreparedStatement.class : Statement.class;
+			return (Statement) Proxy.newProxyInstance(SqliteConnections.class.getClassLoader(), new Class<?>[] { type },
+					(proxy, method, args) -> {
+						if (method.getName().equals("getConnection")) {
+							return connection;
+						}
+						if (this.placeholder && method.getName().startsWith("execute")) {
+							beginConfigured();
+						}
+						try {
+							return method.invoke(statement, args);
+						}
+						catch (InvocationTargetException ex) {
+							throw ex.getCause();
+						}
+					});
+		}
+
+		/**
+		 * Ends the open transaction and leaves a deferred one open, as the driver expects one. A failed
+		 * {@code COMMIT} is rolled back: SQLite keeps the transaction open after some (a deferred
+		 * foreign key), holding the write lock, and a transaction manager does not roll back after a
+		 * failed commit (Spring's only goes back to auto-commit mode, which fails the same way).
+		 */
 		private void end(String command) throws SQLException {
-			execute(command);
+			try {
+				execute(command);
+			}
+			catch (SQLException ex) {
+				try {
+					execute("ROLLBACK");
+				}
+				catch (SQLException rollback) {
+					ex.addSuppressed(rollback); // no transaction was open any more
+				}
+				try {
+					execute("BEGIN DEFERRED");
+					this.placeholder = true;
+				}
+				catch (SQLException begin) {
+					ex.addSuppressed(begin);
+				}
+				throw ex;
+			}
 			execute("BEGIN DEFERRED");
 			this.placeholder = true;
 		}

@@ -52,7 +52,7 @@ public final class JdbcDeliveryTransaction implements DeliveryTransaction {
 				return result;
 			}
 			catch (Exception | Error ex) {
-				rollback(connection, ex);
+				rollback(connection, autoCommit, ex);
 				throw ex;
 			}
 			finally {
@@ -72,7 +72,17 @@ public final class JdbcDeliveryTransaction implements DeliveryTransaction {
 		}
 	}
 
-	private static void rollback(Connection connection, Throwable cause) {
+	/**
+	 * Rolls back; a transaction begun here ends in auto-commit mode, so that going back to it below
+	 * cannot fail instead of the delivery (the SQLite driver's {@code rollback()} begins the next
+	 * transaction, and when that meets the lock taken, the driver's {@code setAutoCommit(true)} finds
+	 * no transaction to commit and throws).
+	 */
+	private static void rollback(Connection connection, boolean began, Throwable cause) {
+		if (began) {
+			Transactions.rollback(connection, cause);
+			return;
+		}
 		try {
 			connection.rollback();
 		}

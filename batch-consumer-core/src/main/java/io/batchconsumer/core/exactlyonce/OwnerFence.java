@@ -96,11 +96,35 @@ final class OwnerFence {
 			return epoch;
 		}
 		catch (SQLException | RuntimeException ex) {
-			connection.rollback();
+			rollback(connection, autoCommit, ex);
 			throw ex;
 		}
 		finally {
 			connection.setAutoCommit(autoCommit);
+		}
+	}
+
+	/**
+	 * Rolls back a claim that failed, unless its failed commit ended the transaction already (the
+	 * connection is in auto-commit mode then, where drivers refuse a rollback): that refusal, or any
+	 * other failure of the rollback, must not take the place of the claim's failure. A transaction
+	 * begun here ends in auto-commit mode, so that going back to it afterwards cannot fail either (the
+	 * SQLite driver's {@code rollback()} begins the next transaction, and when that meets the lock
+	 * taken, its {@code setAutoCommit(true)} finds no transaction to commit and throws).
+	 */
+	private static void rollback(Connection connection, boolean began, Exception cause) {
+		try {
+			if (connection.getAutoCommit()) {
+				return;
+			}
+			if (began) {
+				Transactions.rollback(connection, cause);
+				return;
+			}
+			connection.rollback();
+		}
+		catch (SQLException | RuntimeException ex) {
+			cause.addSuppressed(ex);
 		}
 	}
 
