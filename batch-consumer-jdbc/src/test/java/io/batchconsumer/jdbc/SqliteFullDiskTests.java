@@ -41,7 +41,8 @@ import static org.awaitility.Awaitility.await;
  * A SQLite file that cannot grow (a full disk; here its size limit, {@code max_page_count}, which
  * fails a write with the same {@code SQLITE_FULL}): a send fails naming the file and saying it is
  * full, the container keeps running and trying, nothing committed is lost, and once the file can
- * grow again every stored message is delivered.
+ * grow again every stored message is delivered. While the container's own write (the dead letter)
+ * fails, its statistics show the failure as the source error (which turns its health {@code DOWN}).
  */
 @Tag("integration")
 class SqliteFullDiskTests {
@@ -87,6 +88,9 @@ class SqliteFullDiskTests {
 				await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
 					.until(() -> container.stats().messagesDeadLettered() == 0);
 				assertThat(container.stats().partitions()).anyMatch((p) -> p.committedOffset() < p.endOffset());
+				// While it cannot be written, the container says so where its health reads it.
+				await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(container.stats().sourceError())
+					.startsWith("Dead-letter write failed").contains("The SQLite database " + path + " is full"));
 
 				file.noLimit();
 				send(transport, "after-", 100, stored);
@@ -94,6 +98,7 @@ class SqliteFullDiskTests {
 				await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().partitions().stream()
 					.allMatch((partition) -> partition.committedOffset() == partition.endOffset()));
 				assertThat(container.stats().messagesDeadLettered()).isEqualTo(1);
+				assertThat(container.stats().sourceError()).isNull();
 				assertThat(container.stop()).isTrue();
 			}
 			assertThat(integrity(pool)).isEqualTo("ok");

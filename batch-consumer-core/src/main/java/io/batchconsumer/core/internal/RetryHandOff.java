@@ -27,7 +27,7 @@ import io.batchconsumer.core.spi.RetryQueue;
  * the retry headers, so the dead letter is listed and replayed under the original topic.
  *
  * <p>Threading: called by workers concurrently; holds no mutable state (the counter is a
- * {@code LongAdder}, the queue is thread-safe by its contract).
+ * {@code LongAdder}, the queue is thread-safe by its contract, {@link OwnWriteFailures} too).
  */
 final class RetryHandOff {
 
@@ -41,11 +41,14 @@ final class RetryHandOff {
 
 	private final Ticker ticker;
 
-	RetryHandOff(String id, RetryQueue queue, Counters counters, Ticker ticker) {
+	private final OwnWriteFailures writes;
+
+	RetryHandOff(String id, RetryQueue queue, Counters counters, Ticker ticker, OwnWriteFailures writes) {
 		this.id = id;
 		this.queue = queue;
 		this.counters = counters;
 		this.ticker = ticker;
+		this.writes = writes;
 	}
 
 	/** The transport's queue. */
@@ -159,9 +162,11 @@ final class RetryHandOff {
 		try {
 			this.queue.schedule(messages, Instant.ofEpochMilli(this.ticker.currentTimeMillis()).plus(backoff), epoch);
 			this.counters.queuedForRetry.add(messages.size());
+			this.writes.succeeded();
 			return true;
 		}
 		catch (Exception ex) {
+			this.writes.failed("Retry-queue write", ex);
 			logger.warn("Container '{}' could not store {} messages in its retry queue, retrying them in place: {}",
 					this.id, messages.size(), ex.toString());
 			return false;
