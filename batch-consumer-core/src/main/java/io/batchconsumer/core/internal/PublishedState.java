@@ -33,7 +33,7 @@ final class PublishedState {
 	private volatile String sourceError;
 
 	/** The container's own writes (dead letters, retry queue); shown as the source error while they fail. */
-	private final OwnWriteFailures ownWrites = new OwnWriteFailures();
+	private final OwnWriteFailures ownWrites;
 
 	/** Set once by a worker that met a {@link VirtualMachineError}; read by any thread. */
 	private volatile String fatalError;
@@ -56,6 +56,7 @@ final class PublishedState {
 		this.id = id;
 		this.threadSize = threadSize;
 		this.ticker = ticker;
+		this.ownWrites = new OwnWriteFailures(ticker);
 		this.lastCommitProgressMillis = ticker.currentTimeMillis();
 		this.snapshot = build(List.of(), 0, null, false);
 	}

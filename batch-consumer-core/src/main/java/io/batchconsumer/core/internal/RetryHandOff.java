@@ -159,6 +159,7 @@ final class RetryHandOff {
 	 *         they are retried in place
 	 */
 	boolean enqueue(List<Message<byte[]>> messages, Duration backoff, long epoch) {
+		long started = this.ticker.nanoTime();
 		try {
 			this.queue.schedule(messages, Instant.ofEpochMilli(this.ticker.currentTimeMillis()).plus(backoff), epoch);
 			this.counters.queuedForRetry.add(messages.size());
@@ -166,7 +167,8 @@ final class RetryHandOff {
 			return true;
 		}
 		catch (Exception ex) {
-			this.writes.failed("Retry-queue write", ex);
+			// The messages are tried in place after the back-off, and come back here when they fail again.
+			this.writes.failed("Retry-queue write", ex, backoff.plusNanos(this.ticker.nanoTime() - started));
 			logger.warn("Container '{}' could not store {} messages in its retry queue, retrying them in place: {}",
 					this.id, messages.size(), ex.toString());
 			return false;

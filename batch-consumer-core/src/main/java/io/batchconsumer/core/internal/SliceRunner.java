@@ -249,18 +249,22 @@ final class SliceRunner {
 			if (isAbandoned(slice)) {
 				return false;
 			}
+			long started = this.ticker.nanoTime();
 			try {
 				this.deadLetterSink.send(deadLetter, slice.epoch);
 				this.status.ownWrites().succeeded();
 				return true;
 			}
 			catch (Exception ex) {
-				this.status.ownWrites().failed("Dead-letter write", ex);
+				Duration backoff = this.options.backoffBefore(attempt);
+				// The next try fails after the back-off and about as long as this one took.
+				this.status.ownWrites().failed("Dead-letter write", ex,
+						backoff.plusNanos(this.ticker.nanoTime() - started));
 				// What the sink said, every try; its stack trace once, not once per backoff.
 				Object[] arguments = (attempt == 1) ? new Object[] { deadLetter.message(), attempt, ex.toString(), ex }
 						: new Object[] { deadLetter.message(), attempt, ex.toString() };
 				logger.warn("Dead-letter write of {} failed (try {}), the message stays uncommitted: {}", arguments);
-				if (!pause(slice, this.options.backoffBefore(attempt))) {
+				if (!pause(slice, backoff)) {
 					return false;
 				}
 			}

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A write of the container's own that keeps failing (a dead letter, the retry queue) shows as the
  * container's {@code sourceError}, which turns its health {@code DOWN}, until one succeeds; a single
  * failed try that the next one makes good does not show, so a passing lock timeout does not make the
- * health flap.
+ * health flap, and a failure whose write is not tried again is dropped.
  */
 class OwnWriteFailureTests {
 
@@ -81,6 +82,35 @@ class OwnWriteFailureTests {
 		assertThat(this.seenAtEachTry.get(2)).startsWith("Retry-queue write failed 2 times in a row: "
 				+ "IllegalStateException: the disk is full");
 		assertThat(this.status.stats().sourceError()).isNull();
+	}
+
+	/**
+	 * A write that is not tried again (its partition was revoked, its retry succeeded in place) leaves
+	 * no error behind for good: a failure is shown until twice the wait for its next try has passed.
+	 */
+	@Test
+	void aShownFailureIsDroppedWhenItsWriteIsNotTriedAgain() {
+		AtomicLong nanos = new AtomicLong();
+		OwnWriteFailures writes = new OwnWriteFailures(new Ticker() {
+			@Override
+			public long nanoTime() {
+				return nanos.get();
+			}
+
+			@Override
+			public long currentTimeMillis() {
+				return nanos.get() / 1_000_000;
+			}
+		});
+		Duration nextTry = Duration.ofSeconds(1);
+		writes.failed("Dead-letter write", new IllegalStateException("full"), nextTry);
+		writes.failed("Dead-letter write", new IllegalStateException("full"), nextTry);
+		nanos.addAndGet(nextTry.multipliedBy(2).plus(OwnWriteFailures.GRACE).toNanos() - 1);
+		assertThat(writes.error()).isEqualTo("Dead-letter write failed 2 times in a row: IllegalStateException: full");
+		nanos.incrementAndGet();
+		assertThat(writes.error()).isNull();
+		writes.failed("Dead-letter write", new IllegalStateException("full"), nextTry);
+		assertThat(writes.error()).startsWith("Dead-letter write failed 3 times in a row");
 	}
 
 	private static ContainerOptions.Builder options() {
