@@ -16,6 +16,7 @@ import io.batchconsumer.core.spi.MessageSource;
  *
  * <p>Threading: the owner thread writes; any thread reads. {@code state}, {@code sourceError} and
  * {@code snapshot} are volatile so readers see the latest published value; counters are adders.
+ * Workers write {@link OwnWriteFailures}, which is thread-safe.
  */
 final class PublishedState {
 
@@ -86,7 +87,7 @@ final class PublishedState {
 		return this.ownWrites;
 	}
 
-	/** The source error to show: a failed read of the source, else a write of the container's own that keeps failing. */
+	/** The source error to show: a failed read of the source, else an own write that keeps failing. */
 	private String shownSourceError() {
 		String read = this.sourceError;
 		return (read != null) ? read : this.ownWrites.error();
