@@ -26,7 +26,9 @@ import io.batchconsumer.core.spi.RetryQueue;
  * @param commitsFailed commits that failed
  * @param lastCommitProgressMillis when a commit last moved a position forward (epoch millis), or
  *        when the container started
- * @param sourceError the last error reaching the source, or {@code null} while it is reachable
+ * @param sourceError the last error reaching the source, else the last failure of the container's own
+ *        writes (dead letters, retry queue) once two tries in a row failed and until one succeeds;
+ *        {@code null} while the source is reachable and those writes succeed
  * @param snapshotMillis when this snapshot was taken (epoch millis)
  * @param fatalError the first {@link VirtualMachineError} a worker met (an {@code OutOfMemoryError}, a
  *        {@code StackOverflowError}), or {@code null}; once set the container is unhealthy until

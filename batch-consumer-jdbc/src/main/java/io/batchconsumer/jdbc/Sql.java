@@ -6,6 +6,7 @@ import javax.sql.DataSource;
 
 import io.batchconsumer.core.spi.SourceUnavailableException;
 import io.batchconsumer.core.internal.SqlStates;
+import io.batchconsumer.core.internal.SqliteFull;
 import io.batchconsumer.core.internal.Transactions;
 
 /**

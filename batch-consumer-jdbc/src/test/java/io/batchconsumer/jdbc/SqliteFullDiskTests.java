@@ -32,16 +32,20 @@ import io.batchconsumer.core.ContainerOptions;
 import io.batchconsumer.core.LifecyclePhase;
 import io.batchconsumer.core.Ordering;
 import io.batchconsumer.core.SendResult;
+import io.batchconsumer.core.exactlyonce.JdbcDeliveryTransaction;
 import io.batchconsumer.core.spi.SourceUnavailableException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A SQLite file that cannot grow (a full disk; here its size limit, {@code max_page_count}, which
  * fails a write with the same {@code SQLITE_FULL}): a send fails naming the file and saying it is
  * full, the container keeps running and trying, nothing committed is lost, and once the file can
- * grow again every stored message is delivered.
+ * grow again every stored message is delivered. While the container's own write (the dead letter)
+ * fails, its statistics show the failure as the source error (which turns its health {@code DOWN}).
+ * Exactly-once's own transaction names the full file too.
  */
 @Tag("integration")
 class SqliteFullDiskTests {
@@ -87,6 +91,9 @@ class SqliteFullDiskTests {
 				await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
 					.until(() -> container.stats().messagesDeadLettered() == 0);
 				assertThat(container.stats().partitions()).anyMatch((p) -> p.committedOffset() < p.endOffset());
+				// While it cannot be written, the container says so where its health reads it.
+				await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(container.stats().sourceError())
+					.startsWith("Dead-letter write failed").contains("The SQLite database " + path + " is full"));
 
 				file.noLimit();
 				send(transport, "after-", 100, stored);
@@ -94,9 +101,38 @@ class SqliteFullDiskTests {
 				await().atMost(Duration.ofSeconds(10)).until(() -> container.stats().partitions().stream()
 					.allMatch((partition) -> partition.committedOffset() == partition.endOffset()));
 				assertThat(container.stats().messagesDeadLettered()).isEqualTo(1);
+				assertThat(container.stats().sourceError()).isNull();
 				assertThat(container.stop()).isTrue();
 			}
 			assertThat(integrity(pool)).isEqualTo("ok");
+		}
+	}
+
+	@Test
+	void exactlyOncesOwnTransactionNamesTheFullFileAndKeepsNothingOfIt() throws Exception {
+		Path path = this.dir.resolve("queue.db");
+		try (HikariDataSource pool = databases.dataSource(TestDatabases.Kind.SQLITE, this.dir, 2)) {
+			TestDatabases.execute(pool, "CREATE TABLE rows (payload BLOB)");
+			TestDatabases.execute(pool, "INSERT INTO rows VALUES (zeroblob(1000))");
+			SizeLimit file = new SizeLimit(pool);
+			file.limitToCurrentSize();
+			JdbcDeliveryTransaction transaction = new JdbcDeliveryTransaction(file);
+			assertThatThrownBy(() -> transaction.execute((connection) -> {
+				try (Statement statement = connection.createStatement()) {
+					statement.executeUpdate("INSERT INTO rows VALUES (zeroblob(1000))");
+					return statement.executeUpdate("INSERT INTO rows VALUES (zeroblob(100000))");
+				}
+			})).isInstanceOf(SQLException.class)
+				.hasMessageStartingWith("The SQLite database " + path + " is full")
+				.hasMessageContaining("nothing committed is lost");
+			assertThat(TestDatabases.count(pool, "SELECT COUNT(*) FROM rows")).isEqualTo(1);
+			file.noLimit();
+			int inserted = transaction.execute((connection) -> {
+				try (Statement statement = connection.createStatement()) {
+					return statement.executeUpdate("INSERT INTO rows VALUES (zeroblob(100000))");
+				}
+			});
+			assertThat(inserted).isEqualTo(1);
 		}
 	}
 

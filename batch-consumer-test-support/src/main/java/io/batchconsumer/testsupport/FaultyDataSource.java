@@ -201,9 +201,13 @@ public final class FaultyDataSource implements DataSource {
 			};
 		}
 
-		/** Whether a {@code setAutoCommit} call commits: {@code true} on a connection in a transaction. */
+		/**
+		 * Whether a {@code setAutoCommit} call commits: {@code true} on a connection in a transaction
+		 * that ran a statement. Right after {@code rollback()} it commits nothing: that call is a
+		 * {@code SET AUTOCOMMIT}, so that a rule for the {@code COMMIT} hits the commit of the work.
+		 */
 		private boolean commits(Object[] args) throws SQLException {
-			return Boolean.TRUE.equals(args[0]) && !this.real.getAutoCommit();
+			return Boolean.TRUE.equals(args[0]) && !this.real.getAutoCommit() && this.position > 0;
 		}
 
 		private Object endTransaction(String sql, Method method, Object[] args) throws Throwable {

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 
 import javax.sql.DataSource;
 
+import io.batchconsumer.core.internal.SqliteFull;
 import io.batchconsumer.core.internal.Transactions;
 
 /**
@@ -40,49 +41,64 @@ public final class JdbcDeliveryTransaction implements DeliveryTransaction {
 		return connection;
 	}
 
+	/**
+	 * Runs the work in one transaction on a connection of the data source. A SQLite failure because
+	 * the file is full names the file ({@link SqliteFull}).
+	 */
 	@Override
 	public <T> T execute(Work<T> work) throws Exception {
 		try (Connection connection = this.dataSource.getConnection()) {
-			boolean autoCommit = connection.getAutoCommit();
-			Transactions.begin(connection);
-			CURRENT.set(connection);
 			try {
-				T result = work.run(connection);
-				commit(connection, autoCommit);
-				return result;
+				return connection.getAutoCommit() ? inNewTransaction(connection, work)
+						: inOpenTransaction(connection, work);
 			}
-			catch (Exception | Error ex) {
-				rollback(connection, autoCommit, ex);
-				throw ex;
+			catch (SQLException ex) {
+				throw SqliteFull.named(ex, connection);
 			}
-			finally {
-				CURRENT.remove();
-				connection.setAutoCommit(autoCommit);
-			}
-		}
-	}
-
-	/** Commits; a transaction begun here ends in auto-commit mode, which begins no next one. */
-	private static void commit(Connection connection, boolean began) throws SQLException {
-		if (began) {
-			Transactions.commit(connection);
-		}
-		else {
-			connection.commit();
 		}
 	}
 
 	/**
-	 * Rolls back; a transaction begun here ends in auto-commit mode, so that going back to it below
-	 * cannot fail instead of the delivery (the SQLite driver's {@code rollback()} begins the next
-	 * transaction, and when that meets the lock taken, the driver's {@code setAutoCommit(true)} finds
-	 * no transaction to commit and throws).
+	 * Runs the work in a transaction begun here, which ends in auto-commit mode whatever happens: a
+	 * commit there begins no next transaction, and a failure that SQLite rolled back itself (a full
+	 * file) is thrown as it is, not replaced by the failure of a commit without a transaction.
 	 */
-	private static void rollback(Connection connection, boolean began, Throwable cause) {
-		if (began) {
-			Transactions.rollback(connection, cause);
-			return;
+	private static <T> T inNewTransaction(Connection connection, Work<T> work) throws Exception {
+		Transactions.begin(connection);
+		T result;
+		CURRENT.set(connection);
+		try {
+			result = work.run(connection);
 		}
+		catch (Exception | Error ex) {
+			Transactions.rollback(connection, ex);
+			throw ex;
+		}
+		finally {
+			CURRENT.remove();
+		}
+		Transactions.commit(connection);
+		return result;
+	}
+
+	/** Runs the work on a connection that a pool handed out in a transaction already, and commits it. */
+	private static <T> T inOpenTransaction(Connection connection, Work<T> work) throws Exception {
+		CURRENT.set(connection);
+		try {
+			T result = work.run(connection);
+			connection.commit();
+			return result;
+		}
+		catch (Exception | Error ex) {
+			rollback(connection, ex);
+			throw ex;
+		}
+		finally {
+			CURRENT.remove();
+		}
+	}
+
+	private static void rollback(Connection connection, Throwable cause) {
 		try {
 			connection.rollback();
 		}

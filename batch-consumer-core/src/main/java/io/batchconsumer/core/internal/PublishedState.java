@@ -16,6 +16,7 @@ import io.batchconsumer.core.spi.MessageSource;
  *
  * <p>Threading: the owner thread writes; any thread reads. {@code state}, {@code sourceError} and
  * {@code snapshot} are volatile so readers see the latest published value; counters are adders.
+ * Workers write {@link OwnWriteFailures}, which is thread-safe.
  */
 final class PublishedState {
 
@@ -31,6 +32,9 @@ final class PublishedState {
 	private volatile LifecyclePhase state = LifecyclePhase.CREATED;
 
 	private volatile String sourceError;
+
+	/** The container's own writes (dead letters, retry queue); shown as the source error while they fail. */
+	private final OwnWriteFailures ownWrites;
 
 	/** Set once by a worker that met a {@link VirtualMachineError}; read by any thread. */
 	private volatile String fatalError;
@@ -53,6 +57,7 @@ final class PublishedState {
 		this.id = id;
 		this.threadSize = threadSize;
 		this.ticker = ticker;
+		this.ownWrites = new OwnWriteFailures(ticker);
 		this.lastCommitProgressMillis = ticker.currentTimeMillis();
 		this.snapshot = build(List.of(), 0, null, false);
 	}
@@ -76,6 +81,16 @@ final class PublishedState {
 
 	void state(LifecyclePhase state) {
 		this.state = state;
+	}
+
+	OwnWriteFailures ownWrites() {
+		return this.ownWrites;
+	}
+
+	/** The source error to show: a failed read of the source, else an own write that keeps failing. */
+	private String shownSourceError() {
+		String read = this.sourceError;
+		return (read != null) ? read : this.ownWrites.error();
 	}
 
 	void sourceError(Throwable error) {
@@ -120,7 +135,7 @@ final class PublishedState {
 				this.counters.flowControlCount.sum(), this.counters.flowControlSize.sum(),
 				this.counters.flowControlSpan.sum(), this.counters.succeeded.sum(), this.counters.retried.sum(),
 				this.counters.deadLettered.sum(), this.counters.skipped.sum(), this.counters.commitsSucceeded.sum(),
-				this.counters.commitsFailed.sum(), last.lastCommitProgressMillis(), this.sourceError,
+				this.counters.commitsFailed.sum(), last.lastCommitProgressMillis(), shownSourceError(),
 				last.snapshotMillis(), this.fatalError, this.counters.filtered.sum(), this.counters.queuedForRetry.sum(),
 				this.counters.batchesCut.sum() + whole, whole, this.counters.completedBefore.sum(),
 				this.counters.heldByRateLimit.sum(), last.keysHeldForRetry(), last.messagesHeldForRetry(),
@@ -143,7 +158,7 @@ final class PublishedState {
 					ends.getOrDefault(p.partition, -1L), p.flow().reason(), p.batchStats(nowNanos)));
 		}
 		return new ContainerSnapshot(this.id, this.state, stats, this.threadSize, busy, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-				this.lastCommitProgressMillis, this.sourceError, this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0, 0,
+				this.lastCommitProgressMillis, shownSourceError(), this.ticker.currentTimeMillis(), null, 0, 0, 0, 0, 0, 0,
 				keysHeld, messagesHeld, 0, 0);
 	}
 

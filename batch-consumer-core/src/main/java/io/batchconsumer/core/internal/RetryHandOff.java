@@ -27,7 +27,7 @@ import io.batchconsumer.core.spi.RetryQueue;
  * the retry headers, so the dead letter is listed and replayed under the original topic.
  *
  * <p>Threading: called by workers concurrently; holds no mutable state (the counter is a
- * {@code LongAdder}, the queue is thread-safe by its contract).
+ * {@code LongAdder}, the queue is thread-safe by its contract, {@link OwnWriteFailures} too).
  */
 final class RetryHandOff {
 
@@ -41,11 +41,14 @@ final class RetryHandOff {
 
 	private final Ticker ticker;
 
-	RetryHandOff(String id, RetryQueue queue, Counters counters, Ticker ticker) {
+	private final OwnWriteFailures writes;
+
+	RetryHandOff(String id, RetryQueue queue, Counters counters, Ticker ticker, OwnWriteFailures writes) {
 		this.id = id;
 		this.queue = queue;
 		this.counters = counters;
 		this.ticker = ticker;
+		this.writes = writes;
 	}
 
 	/** The transport's queue. */
@@ -156,12 +159,16 @@ final class RetryHandOff {
 	 *         they are retried in place
 	 */
 	boolean enqueue(List<Message<byte[]>> messages, Duration backoff, long epoch) {
+		long started = this.ticker.nanoTime();
 		try {
 			this.queue.schedule(messages, Instant.ofEpochMilli(this.ticker.currentTimeMillis()).plus(backoff), epoch);
 			this.counters.queuedForRetry.add(messages.size());
+			this.writes.succeeded();
 			return true;
 		}
 		catch (Exception ex) {
+			// The messages are tried in place after the back-off, and come back here when they fail again.
+			this.writes.failed("Retry-queue write", ex, backoff.plusNanos(this.ticker.nanoTime() - started));
 			logger.warn("Container '{}' could not store {} messages in its retry queue, retrying them in place: {}",
 					this.id, messages.size(), ex.toString());
 			return false;

@@ -22,7 +22,8 @@ import io.batchconsumer.core.spi.RetryQueue;
  * Runs a slice on a worker, in listener calls of at most {@link Slice#callSize} messages one after
  * the other: for each call the listener, retries of what failed with exponential back-off in place,
  * then the dead letter. A message is finished only when it succeeded or its dead letter
- * was stored; a dead-letter write that fails is tried again, so nothing is lost. Attempts are
+ * was stored; a dead-letter write that fails is tried again, so nothing is lost, and one that keeps
+ * failing shows as the container's source error ({@link OwnWriteFailures}). Attempts are
  * counted per message (a retry's restored from {@link RetryQueue#restoreAttempt}); a retry whose back-off
  * exceeds {@code retry.blocking-limit} goes to the retry queue ({@link RetryHandOff}) and the
  * original is finished, so no worker waits for it. A message failed without retry (by its
@@ -100,7 +101,8 @@ final class SliceRunner {
 		this.status = status;
 		this.counters = status.counters();
 		this.ticker = status.ticker();
-		this.retryQueue = (retryQueue != null) ? new RetryHandOff(options.id(), retryQueue, this.counters, this.ticker)
+		this.retryQueue = (retryQueue != null) ? new RetryHandOff(options.id(), retryQueue, this.counters, this.ticker,
+				status.ownWrites())
 				: null;
 		this.calls = new ListenerCalls(options, listener, observer, this.counters, this.ticker);
 	}
@@ -252,16 +254,22 @@ final class SliceRunner {
 			if (isAbandoned(slice)) {
 				return false;
 			}
+			long started = this.ticker.nanoTime();
 			try {
 				this.deadLetterSink.send(deadLetter, slice.epoch);
+				this.status.ownWrites().succeeded();
 				return true;
 			}
 			catch (Exception ex) {
+				Duration backoff = this.options.backoffBefore(attempt);
+				// The next try fails after the back-off and about as long as this one took.
+				this.status.ownWrites().failed("Dead-letter write", ex,
+						backoff.plusNanos(this.ticker.nanoTime() - started));
 				// What the sink said, every try; its stack trace once, not once per backoff.
 				Object[] arguments = (attempt == 1) ? new Object[] { deadLetter.message(), attempt, ex.toString(), ex }
 						: new Object[] { deadLetter.message(), attempt, ex.toString() };
 				logger.warn("Dead-letter write of {} failed (try {}), the message stays uncommitted: {}", arguments);
-				if (!pause(slice, this.options.backoffBefore(attempt))) {
+				if (!pause(slice, backoff)) {
 					return false;
 				}
 			}

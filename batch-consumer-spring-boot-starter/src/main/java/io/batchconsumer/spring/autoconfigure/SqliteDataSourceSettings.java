@@ -19,8 +19,8 @@ import io.batchconsumer.jdbc.SqliteSettings;
 /**
  * Gives a HikariCP pool on a SQLite file ({@code spring.datasource.url=jdbc:sqlite:...}) the
  * connection properties that the JDBC transport needs ({@link SqliteSettings#connectionProperties()}:
- * WAL, {@code synchronous=NORMAL}, a busy timeout, immediate transactions) before the pool opens its
- * first connection. What the application set itself wins: a key that is already among the pool's
+ * WAL, {@code synchronous=NORMAL}, a busy timeout, immediate transactions) and a
+ * {@code journal_size_limit} ({@link #JOURNAL_SIZE_LIMIT}) before the pool opens its first connection. What the application set itself wins: a key that is already among the pool's
  * data-source properties ({@code spring.datasource.hikari.data-source-properties.*}) or a parameter
  * of the URL is left alone; the transport then checks the result at start-up and refuses what does
  * not hold. The pool takes its connections from {@link SqliteConnections}, so that a transaction
@@ -32,6 +32,13 @@ import io.batchconsumer.jdbc.SqliteSettings;
 final class SqliteDataSourceSettings implements BeanPostProcessor {
 
 	private static final Logger logger = LoggerFactory.getLogger(SqliteDataSourceSettings.class);
+
+	/**
+	 * The size in bytes the {@code -wal} file is cut back to when SQLite writes it again from its
+	 * start: one automatic checkpoint's worth (1,000 pages of 4 KiB). Without it the file keeps the
+	 * largest size it reached, which a burst or a checkpoint that found a reader can make many times that.
+	 */
+	static final long JOURNAL_SIZE_LIMIT = 4L * 1024 * 1024;
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
@@ -46,7 +53,9 @@ final class SqliteDataSourceSettings implements BeanPostProcessor {
 		String url = pool.getJdbcUrl();
 		String parameters = url.contains("?") ? url.substring(url.indexOf('?') + 1).toLowerCase(Locale.ROOT) : "";
 		Properties own = pool.getDataSourceProperties();
-		SqliteSettings.connectionProperties().forEach((key, value) -> {
+		Properties settings = SqliteSettings.connectionProperties();
+		settings.setProperty("journal_size_limit", Long.toString(JOURNAL_SIZE_LIMIT));
+		settings.forEach((key, value) -> {
 			String name = key.toString();
 			if (!own.containsKey(name) && !parameters.contains(name + "=")) {
 				pool.addDataSourceProperty(name, value);

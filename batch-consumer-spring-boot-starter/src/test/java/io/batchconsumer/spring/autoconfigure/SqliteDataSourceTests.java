@@ -65,6 +65,28 @@ class SqliteDataSourceTests {
 	}
 
 	/**
+	 * The {@code -wal} file keeps the largest size it reached unless {@code journal_size_limit} is
+	 * set: the starter sets it on every connection of the pool, and a value of the application's wins.
+	 */
+	@Test
+	void theWalFileIsLimitedOnEveryConnectionUnlessTheApplicationSetsItsOwnLimit() {
+		this.runner.withPropertyValues("spring.datasource.url=jdbc:sqlite:" + this.dir.resolve("limited.db"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+				assertThat(jdbc.queryForObject("PRAGMA journal_size_limit", Long.class)).isEqualTo(4L * 1024 * 1024);
+			});
+		this.runner
+			.withPropertyValues("spring.datasource.url=jdbc:sqlite:" + this.dir.resolve("own.db"),
+					"spring.datasource.hikari.data-source-properties.journal_size_limit=1048576")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+				assertThat(jdbc.queryForObject("PRAGMA journal_size_limit", Long.class)).isEqualTo(1_048_576L);
+			});
+	}
+
+	/**
 	 * Spring's transaction manager begins with {@code setAutoCommit(false)}: when that met
 	 * {@code SQLITE_BUSY}, the driver left the connection marked as in a transaction, and the next
 	 * transaction on it (here the pool's only connection) kept the rows it rolled back.

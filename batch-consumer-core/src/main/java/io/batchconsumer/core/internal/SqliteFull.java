@@ -1,20 +1,19 @@
-package io.batchconsumer.jdbc;
+package io.batchconsumer.core.internal;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-
-import io.batchconsumer.core.internal.SqlStates;
 
 /**
  * Says which file is full when a write to a SQLite database fails with {@code SQLITE_FULL}: the
  * driver's message ("database or disk is full") names neither the file nor what happens next. A full
  * file is a transient failure like a lock timeout: the write's transaction was rolled back, nothing
  * committed is lost, and the write succeeds again once the file can grow (a send fails and its
- * caller may send again; the container tries its reads, commits and heartbeats again).
+ * caller may send again; the container tries its reads, commits and heartbeats again). Used by the
+ * JDBC transport's statements and by exactly-once's own delivery transaction.
  *
  * <p>Threading: stateless; thread-safe.
  */
-final class SqliteFull {
+public final class SqliteFull {
 
 	private SqliteFull() {
 	}
@@ -26,7 +25,7 @@ final class SqliteFull {
 	 * @param connection the connection it ran on, still open
 	 * @return the failure to throw
 	 */
-	static SQLException named(SQLException ex, Connection connection) {
+	public static SQLException named(SQLException ex, Connection connection) {
 		if (!SqlStates.isSqliteFull(ex)) {
 			return ex;
 		}
