@@ -1,5 +1,6 @@
 package io.batchconsumer.spring.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -22,6 +23,9 @@ import io.batchconsumer.core.TopicPartition;
  * (its outcome is not known yet); when the stage had completed already, its result. The decorator's
  * own return value is then not used, unless it never called the wrapped listener (its result is the
  * call's). An exception the decorator throws fails the call, even when the stage it started runs on.
+ * A decorator that calls the wrapped listener more than once in one call (once per part of the slice)
+ * has the engine await every stage it started; the slice succeeds when every one succeeded, and is
+ * failed as a whole (each part's result names messages of its own part only) when one did not.
  * The decorator must call the wrapped listener on the thread that called it, as any decorator does.
  *
  * <p>Threading: the hand-over of the started stage is a thread-local of the worker that runs the call;
@@ -84,7 +88,7 @@ final class AsyncDecoration {
 					: this.listener.onSliceAsync(slice);
 			CompletableFuture<BatchResult> future = (stage != null) ? stage.toCompletableFuture()
 					: CompletableFuture.completedFuture(null);
-			call.stage = future;
+			call.stages.add(future);
 			return (future.isDone() && !future.isCompletedExceptionally()) ? future.join() : null;
 		}
 
@@ -106,7 +110,8 @@ final class AsyncDecoration {
 		/** {@code null} when the call came without one. */
 		final Long epoch;
 
-		CompletionStage<BatchResult> stage;
+		/** The stages started, in order; only the thread that runs the call adds to it. */
+		final List<CompletableFuture<BatchResult>> stages = new ArrayList<>(1);
 
 		Started(Long epoch) {
 			this.epoch = epoch;
@@ -152,7 +157,25 @@ final class AsyncDecoration {
 					this.starter.started.remove();
 				}
 			}
-			return (call.stage != null) ? call.stage : CompletableFuture.completedFuture(result);
+			return switch (call.stages.size()) {
+				case 0 -> CompletableFuture.completedFuture(result);
+				case 1 -> call.stages.get(0);
+				default -> all(call.stages, slice);
+			};
+		}
+
+		/** Completes once every stage did: a success when each one succeeded, else the slice failed. */
+		private static CompletionStage<BatchResult> all(List<CompletableFuture<BatchResult>> stages,
+				List<Message<byte[]>> slice) {
+			return CompletableFuture.allOf(stages.toArray(CompletableFuture[]::new)).thenApply((done) -> {
+				for (CompletableFuture<BatchResult> stage : stages) {
+					BatchResult part = stage.join();
+					if (part != null && !part.isSuccess()) {
+						return BatchResult.failed(slice, part.cause());
+					}
+				}
+				return BatchResult.success();
+			});
 		}
 
 		@Override

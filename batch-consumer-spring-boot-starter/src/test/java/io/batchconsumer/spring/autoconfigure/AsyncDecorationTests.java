@@ -1,0 +1,86 @@
+package io.batchconsumer.spring.autoconfigure;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import org.junit.jupiter.api.Test;
+
+import io.batchconsumer.core.AsyncSliceListener;
+import io.batchconsumer.core.BatchResult;
+import io.batchconsumer.core.ContainerOptions;
+import io.batchconsumer.core.Message;
+import io.batchconsumer.core.SliceListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A decorator that calls the asynchronous listener it wraps more than once in one call (one call per
+ * part of the slice): the engine awaits every call it started, not only the last, and a part that
+ * failed fails the slice.
+ */
+class AsyncDecorationTests {
+
+	private final List<CompletableFuture<BatchResult>> started = new ArrayList<>();
+
+	private final AsyncSliceListener listener = new AsyncSliceListener() {
+		@Override
+		public CompletionStage<BatchResult> onSliceAsync(List<Message<byte[]>> slice) {
+			CompletableFuture<BatchResult> stage = new CompletableFuture<>();
+			AsyncDecorationTests.this.started.add(stage);
+			return stage;
+		}
+	};
+
+	/** Calls the wrapped listener once per message. */
+	private final SliceListenerDecorator perMessage = (options, wrapped) -> (SliceListener) (slice) -> {
+		for (Message<byte[]> message : slice) {
+			wrapped.onSlice(List.of(message));
+		}
+		return BatchResult.success();
+	};
+
+	@Test
+	void aCallIsPendingUntilEveryCallTheDecoratorStartedCompleted() throws Exception {
+		AsyncSliceListener decorated = decorate();
+		List<Message<byte[]>> slice = slice(2);
+		CompletableFuture<BatchResult> stage = decorated.onSliceAsync(slice).toCompletableFuture();
+		assertThat(this.started).hasSize(2);
+		this.started.get(1).complete(BatchResult.success());
+		assertThat(stage).as("the first message's call still runs").isNotDone();
+		this.started.get(0).complete(BatchResult.success());
+		assertThat(stage).isCompletedWithValueMatching(BatchResult::isSuccess);
+	}
+
+	@Test
+	void aPartThatFailedFailsTheSlice() throws Exception {
+		AsyncSliceListener decorated = decorate();
+		List<Message<byte[]>> slice = slice(2);
+		CompletableFuture<BatchResult> stage = decorated.onSliceAsync(slice).toCompletableFuture();
+		this.started.get(0).complete(BatchResult.failedAt(0, new IllegalStateException("first failed")));
+		this.started.get(1).complete(BatchResult.success());
+		BatchResult result = stage.join();
+		assertThat(result.isSuccess()).isFalse();
+		assertThat(result.cause()).hasMessage("first failed");
+		assertThat(result.resolvedAgainst(slice).isRetryable(slice.get(0))).isTrue();
+	}
+
+	private AsyncSliceListener decorate() {
+		ContainerOptions options = ContainerOptions.builder("decorated").topics("t").group("g").build();
+		SliceListener decorated = AsyncDecoration.apply(this.perMessage, options, this.listener);
+		assertThat(decorated).isInstanceOf(AsyncSliceListener.class);
+		return (AsyncSliceListener) decorated;
+	}
+
+	private static List<Message<byte[]>> slice(int size) {
+		List<Message<byte[]>> slice = new ArrayList<>();
+		for (int i = 0; i < size; i++) {
+			slice.add(new Message<>("t", 0, i, "k", ("m-" + i).getBytes(StandardCharsets.UTF_8), Map.of(), 0L, 1, 3));
+		}
+		return slice;
+	}
+
+}
