@@ -163,12 +163,12 @@ final class RetryHandOff {
 		try {
 			this.queue.schedule(messages, Instant.ofEpochMilli(this.ticker.currentTimeMillis()).plus(backoff), epoch);
 			this.counters.queuedForRetry.add(messages.size());
-			this.writes.succeeded();
+			this.writes.succeeded(OwnWriteFailures.RETRY_QUEUE);
 			return true;
 		}
 		catch (Exception ex) {
 			// The messages are tried in place after the back-off, and come back here when they fail again.
-			this.writes.failed("Retry-queue write", ex, backoff.plusNanos(this.ticker.nanoTime() - started));
+			this.writes.failed(OwnWriteFailures.RETRY_QUEUE, ex, backoff.plusNanos(this.ticker.nanoTime() - started));
 			logger.warn("Container '{}' could not store {} messages in its retry queue, retrying them in place: {}",
 					this.id, messages.size(), ex.toString());
 			return false;

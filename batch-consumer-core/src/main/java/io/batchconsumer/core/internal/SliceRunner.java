@@ -257,13 +257,13 @@ final class SliceRunner {
 			long started = this.ticker.nanoTime();
 			try {
 				this.deadLetterSink.send(deadLetter, slice.epoch);
-				this.status.ownWrites().succeeded();
+				this.status.ownWrites().succeeded(OwnWriteFailures.DEAD_LETTER);
 				return true;
 			}
 			catch (Exception ex) {
 				Duration backoff = this.options.backoffBefore(attempt);
 				// The next try fails after the back-off and about as long as this one took.
-				this.status.ownWrites().failed("Dead-letter write", ex,
+				this.status.ownWrites().failed(OwnWriteFailures.DEAD_LETTER, ex,
 						backoff.plusNanos(this.ticker.nanoTime() - started));
 				// What the sink said, every try; its stack trace once, not once per backoff.
 				Object[] arguments = (attempt == 1) ? new Object[] { deadLetter.message(), attempt, ex.toString(), ex }

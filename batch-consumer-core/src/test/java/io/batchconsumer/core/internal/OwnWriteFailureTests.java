@@ -113,6 +113,25 @@ class OwnWriteFailureTests {
 		assertThat(writes.error()).startsWith("Dead-letter write failed 3 times in a row");
 	}
 
+	/**
+	 * The dead letters and the retry queue may be different places (a dead-letter table that is gone,
+	 * a retry table that works): a retry stored does not make good a dead letter that keeps failing,
+	 * or the health would flap between {@code UP} and {@code DOWN} while dead letters cannot be stored.
+	 */
+	@Test
+	void aRetryStoredDoesNotHideADeadLetterWriteThatKeepsFailing() {
+		OwnWriteFailures writes = new OwnWriteFailures(Ticker.SYSTEM);
+		Duration nextTry = Duration.ofSeconds(1);
+		writes.failed("Dead-letter write", new IllegalStateException("no table"), nextTry);
+		writes.failed("Dead-letter write", new IllegalStateException("no table"), nextTry);
+		writes.succeeded("Retry-queue write");
+		assertThat(writes.error()).isEqualTo("Dead-letter write failed 2 times in a row: IllegalStateException: no table");
+		writes.failed("Dead-letter write", new IllegalStateException("no table"), nextTry);
+		assertThat(writes.error()).startsWith("Dead-letter write failed 3 times in a row");
+		writes.succeeded("Dead-letter write");
+		assertThat(writes.error()).isNull();
+	}
+
 	private static ContainerOptions.Builder options() {
 		return ContainerOptions.builder("own").topics(OwnerSteps.TOPIC).group("g").retryMaxAttempts(1)
 			.retryBackoff(Duration.ofMillis(1)).retryMaxBackoff(Duration.ofMillis(1));
