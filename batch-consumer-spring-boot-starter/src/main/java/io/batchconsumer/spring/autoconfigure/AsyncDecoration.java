@@ -3,6 +3,7 @@ package io.batchconsumer.spring.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 import io.batchconsumer.core.AsyncSliceListener;
@@ -22,7 +23,8 @@ import io.batchconsumer.core.TopicPartition;
  * <p>What the wrapped listener returns to such a decorator while the stage is pending is {@code null}
  * (its outcome is not known yet); when the stage had completed already, its result. The decorator's
  * own return value is then not used, unless it never called the wrapped listener (its result is the
- * call's). An exception the decorator throws fails the call, even when the stage it started runs on.
+ * call's). An exception the decorator throws fails the call, once the stages it started completed
+ * (the slice is not tried again while they run).
  * A decorator that calls the wrapped listener more than once in one call (once per part of the slice)
  * has the engine await every stage it started; the slice succeeds when every one succeeded, and is
  * failed as a whole (each part's result names messages of its own part only) when one did not.
@@ -148,6 +150,16 @@ final class AsyncDecoration {
 			BatchResult result;
 			try {
 				result = (epoch != null) ? this.decorated.onSlice(slice, epoch) : this.decorated.onSlice(slice);
+			}
+			catch (Exception | Error ex) {
+				if (call.stages.isEmpty()) {
+					throw ex;
+				}
+				// The calls it started run on: the slice fails once they ended, not tried again beside them.
+				return CompletableFuture.allOf(call.stages.toArray(CompletableFuture[]::new))
+					.handle((done, stageFailure) -> {
+						throw (ex instanceof CompletionException) ? (CompletionException) ex : new CompletionException(ex);
+					});
 			}
 			finally {
 				if (outer != null) {

@@ -20,8 +20,8 @@ import io.batchconsumer.spring.listener.MessageCallInterceptor;
  * returns at once, with {@code null} while the call's stage is pending (with the stage's result when it
  * had completed already), and the engine awaits the stage with the worker free. Such a decorator does
  * not see the call's outcome; what it returns is not used once it called the listener (it is the
- * call's result when it did not), and an exception it throws fails the call. It must call the listener
- * on the thread that called it.
+ * call's result when it did not), and an exception it throws fails the call once the calls it started
+ * ended. It must call the listener on the thread that called it.
  */
 @FunctionalInterface
 public interface SliceListenerDecorator {

@@ -68,9 +68,33 @@ class AsyncDecorationTests {
 		assertThat(result.resolvedAgainst(slice).isRetryable(slice.get(0))).isTrue();
 	}
 
+	/**
+	 * A decorator that throws after it started the call (a check of the {@code null} it was handed):
+	 * the call fails, but only once the stage it started completed, so that the slice is not tried
+	 * again while its first call still runs.
+	 */
+	@Test
+	void aDecoratorThatThrowsAfterStartingTheCallFailsItOnceTheStageCompleted() throws Exception {
+		SliceListenerDecorator throwing = (options, wrapped) -> (SliceListener) (slice) -> {
+			wrapped.onSlice(slice);
+			throw new IllegalStateException("the decorator failed");
+		};
+		AsyncSliceListener decorated = decorate(throwing);
+		CompletableFuture<BatchResult> stage = decorated.onSliceAsync(slice(1)).toCompletableFuture();
+		assertThat(this.started).hasSize(1);
+		assertThat(stage).as("the call it started still runs").isNotDone();
+		this.started.get(0).complete(BatchResult.success());
+		assertThat(stage).isCompletedExceptionally();
+		assertThat(stage.handle((result, ex) -> ex).join()).rootCause().hasMessage("the decorator failed");
+	}
+
 	private AsyncSliceListener decorate() {
+		return decorate(this.perMessage);
+	}
+
+	private AsyncSliceListener decorate(SliceListenerDecorator decorator) {
 		ContainerOptions options = ContainerOptions.builder("decorated").topics("t").group("g").build();
-		SliceListener decorated = AsyncDecoration.apply(this.perMessage, options, this.listener);
+		SliceListener decorated = AsyncDecoration.apply(decorator, options, this.listener);
 		assertThat(decorated).isInstanceOf(AsyncSliceListener.class);
 		return (AsyncSliceListener) decorated;
 	}
