@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A decorator that calls the asynchronous listener it wraps more than once in one call (one call per
  * part of the slice): the engine awaits every call it started, not only the last, and a part that
- * failed fails the slice.
+ * failed fails the slice. A decorator that throws, calls the listener on another thread or not at
+ * all gives the call the outcome a synchronous listener would have had.
  */
 class AsyncDecorationTests {
 
@@ -88,13 +92,44 @@ class AsyncDecorationTests {
 		assertThat(stage.handle((result, ex) -> ex).join()).rootCause().hasMessage("the decorator failed");
 	}
 
+	@Test
+	void aDecoratorThatCallsTheListenerOnAnotherThreadGetsItsOutcome() throws Exception {
+		ExecutorService other = Executors.newSingleThreadExecutor();
+		try {
+			SliceListenerDecorator elsewhere = (options, wrapped) -> (SliceListener) (slice) -> other
+				.submit(() -> wrapped.onSlice(slice)).get(10, TimeUnit.SECONDS);
+			AsyncSliceListener decorated = decorate(elsewhere, (slice) -> CompletableFuture
+				.completedFuture(BatchResult.failedAt(0, new IllegalStateException("failed elsewhere"))));
+			BatchResult result = decorated.onSliceAsync(slice(1)).toCompletableFuture().join();
+			assertThat(result.isSuccess()).isFalse();
+			assertThat(result.cause()).hasMessage("failed elsewhere");
+		}
+		finally {
+			other.shutdownNow();
+		}
+	}
+
+	@Test
+	void aDecoratorThatDoesNotCallTheListenerGivesTheCallItsOwnResult() throws Exception {
+		SliceListenerDecorator refusing = (options, wrapped) -> (SliceListener) (slice) -> BatchResult
+			.failedAt(0, new IllegalStateException("refused"));
+		AsyncSliceListener decorated = decorate(refusing);
+		BatchResult result = decorated.onSliceAsync(slice(1)).toCompletableFuture().join();
+		assertThat(this.started).isEmpty();
+		assertThat(result.cause()).hasMessage("refused");
+	}
+
 	private AsyncSliceListener decorate() {
 		return decorate(this.perMessage);
 	}
 
 	private AsyncSliceListener decorate(SliceListenerDecorator decorator) {
+		return decorate(decorator, this.listener);
+	}
+
+	private AsyncSliceListener decorate(SliceListenerDecorator decorator, AsyncSliceListener listener) {
 		ContainerOptions options = ContainerOptions.builder("decorated").topics("t").group("g").build();
-		SliceListener decorated = AsyncDecoration.apply(decorator, options, this.listener);
+		SliceListener decorated = AsyncDecoration.apply(decorator, options, listener);
 		assertThat(decorated).isInstanceOf(AsyncSliceListener.class);
 		return (AsyncSliceListener) decorated;
 	}
