@@ -10,9 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * as the statistics show them: once two tries in a row of one kind of write failed, the last failure
  * is the container's source error (the health turns {@code DOWN}) until a write of that kind succeeds
  * (the dead letters and the retry queue may be different places: a retry stored does not make good a
- * dead letter that cannot be stored, and the health does not flap between them). A single failed try that the
- * next one makes good (a lock that stayed taken for the busy timeout once) is not shown, so the
- * health does not flap; a write that cannot succeed (a full disk, a table that is gone) is shown
+ * dead letter that cannot be stored, and the health does not flap between them). A single failed
+ * try that the next one makes good (a lock that stayed taken for the busy timeout once) is not
+ * shown, so the health does not flap; a write that cannot succeed (a full disk, a table that is gone) is shown
  * within the second try's back-off. A failure is shown for twice the wait before its next try (plus
  * {@link #GRACE}) and then dropped unless another try failed meanwhile: a write that is not tried
  * again (its partition was revoked, its retry succeeded in place) leaves no error behind for good.
