@@ -1,7 +1,9 @@
 package io.batchconsumer.core.exactlyonce;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import io.batchconsumer.core.Message;
 import io.batchconsumer.core.TopicPartition;
@@ -38,6 +40,11 @@ final class CompletingRetryQueue implements RetryQueue {
 	@Override
 	public List<String> pendingKeys(TopicPartition origin) throws Exception {
 		return this.delegate.pendingKeys(origin);
+	}
+
+	@Override
+	public Map<TopicPartition, List<String>> pendingKeys(Collection<TopicPartition> origins) throws Exception {
+		return this.delegate.pendingKeys(origins);
 	}
 
 	/** Outside the engine: messages of the partition's current epoch. */
