@@ -3,6 +3,8 @@ package io.batchconsumer.jdbc;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,6 +78,66 @@ class ExactlyOnceJdbcTests {
 			assertThat(distinctRows(dataSource, settings)).isEqualTo(500);
 			assertThat(marks(dataSource, settings))
 				.isEqualTo(500);
+		}
+	}
+
+	/**
+	 * On SQLite the completion table keeps its rows in its primary key ({@code WITHOUT ROWID}),
+	 * whether the transport's schema or the exactly-once processing created it: a delivery's mark
+	 * writes one b-tree, not a table and its key's index.
+	 */
+	@Test
+	void onSqliteTheCompletionTableHasNoRowid() {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.SQLITE, this.dir, 2);
+				JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+			CompletionTable own = new CompletionTable(settings.tablePrefix() + "own_");
+			own.create(dataSource);
+			assertThat(sqliteTableSql(dataSource, settings.tablePrefix() + "completions")).endsWith("WITHOUT ROWID");
+			assertThat(sqliteTableSql(dataSource, own.name())).endsWith("WITHOUT ROWID");
+		}
+	}
+
+	/**
+	 * A SQLite file whose completion table was created with a rowid (before it was created
+	 * {@code WITHOUT ROWID}) keeps working as it is: the schema is not changed under it, and every
+	 * message has one row and one mark.
+	 */
+	@Test
+	void onSqliteACompletionTableCreatedWithARowidKeepsWorking() {
+		JdbcSettings settings = TestDatabases.settings();
+		try (HikariDataSource dataSource = databases.dataSource(TestDatabases.Kind.SQLITE, this.dir, 10)) {
+			String table = new CompletionTable(settings.tablePrefix()).name();
+			new CompletionTable(settings.tablePrefix()).ddl().forEach((ddl) -> TestDatabases.execute(dataSource, ddl));
+			try (JdbcTransport transport = new JdbcTransport(dataSource, settings)) {
+				new CompletionTable(settings.tablePrefix()).create(dataSource);
+				createRows(dataSource, settings);
+				send(transport, 0, 300);
+				BatchContainer container = container(transport, dataSource, settings, "eo",
+						rowWriter(settings, (m) -> null));
+				container.start();
+				await().atMost(Duration.ofSeconds(30)).until(() -> rows(dataSource, settings) >= 300);
+				assertThat(container.stop()).isTrue();
+				assertThat(rows(dataSource, settings)).isEqualTo(300);
+				assertThat(distinctRows(dataSource, settings)).isEqualTo(300);
+				assertThat(marks(dataSource, settings)).isEqualTo(300);
+				assertThat(sqliteTableSql(dataSource, table)).doesNotContain("WITHOUT ROWID");
+			}
+		}
+	}
+
+	private static String sqliteTableSql(DataSource dataSource, String table) {
+		try (Connection connection = dataSource.getConnection();
+				PreparedStatement select = connection
+					.prepareStatement("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+			select.setString(1, table);
+			try (ResultSet rs = select.executeQuery()) {
+				assertThat(rs.next()).as("table %s exists", table).isTrue();
+				return rs.getString(1).strip();
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
 		}
 	}
 
