@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -21,8 +20,7 @@ import org.apache.kafka.common.TopicPartition;
  * not thread-safe) on a consumer of their own, so a container never waits behind a listing of dead
  * letters; a read that fails closes the consumer, so the next one starts from a fresh one.
  *
- * <p>Threading: thread-safe; {@link #lock} guards the consumer and {@code closed}, and is held for the
- * whole of a read.
+ * <p>Threading: thread-safe; reads take turns ({@link TurnTakingClient}).
  */
 final class RetryTopicReader implements AutoCloseable {
 
@@ -31,15 +29,7 @@ final class RetryTopicReader implements AutoCloseable {
 
 	private static final Duration POLL = Duration.ofMillis(100);
 
-	private final Map<String, Object> config;
-
-	private final ReentrantLock lock = new ReentrantLock();
-
-	/** Guarded by lock. */
-	private KafkaConsumer<String, byte[]> consumer;
-
-	/** Guarded by lock. */
-	private boolean closed;
+	private final TurnTakingClient<KafkaConsumer<String, byte[]>> consumer;
 
 	/**
 	 * @param user the user's consumer properties
@@ -47,7 +37,9 @@ final class RetryTopicReader implements AutoCloseable {
 	RetryTopicReader(Map<String, Object> user) {
 		Map<String, Object> config = new HashMap<>(KafkaConfigs.deadLetterReader(user));
 		config.put(ConsumerConfig.CLIENT_ID_CONFIG, "batch-consumer-retry-keys");
-		this.config = Map.copyOf(config);
+		Map<String, Object> copy = Map.copyOf(config);
+		this.consumer = new TurnTakingClient<>(() -> new KafkaConsumer<>(copy),
+				(consumer) -> consumer.close(CloseOptions.timeout(Duration.ofSeconds(5))));
 	}
 
 	/**
@@ -63,29 +55,7 @@ final class RetryTopicReader implements AutoCloseable {
 	 * @throws org.apache.kafka.common.KafkaException when the broker fails
 	 */
 	Map<Integer, Long> read(String topic, Map<Integer, Long> from, Consumer<ConsumerRecord<String, byte[]>> visitor) {
-		this.lock.lock();
-		try {
-			if (this.closed) {
-				throw new IllegalStateException("The Kafka transport is closed");
-			}
-			if (this.consumer == null) {
-				this.consumer = new KafkaConsumer<>(this.config);
-			}
-			boolean done = false;
-			try {
-				Map<Integer, Long> ends = readWith(this.consumer, topic, from, visitor);
-				done = true;
-				return ends;
-			}
-			finally {
-				if (!done) {
-					discard();
-				}
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.consumer.use((consumer) -> readWith(consumer, topic, from, visitor));
 	}
 
 	private static Map<Integer, Long> readWith(KafkaConsumer<String, byte[]> consumer, String topic,
@@ -135,23 +105,7 @@ final class RetryTopicReader implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.lock.lock();
-		try {
-			this.closed = true;
-			discard();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/** Closes the consumer, if there is one; the next read makes a new one. Called with the lock held. */
-	private void discard() {
-		KafkaConsumer<String, byte[]> current = this.consumer;
-		this.consumer = null;
-		if (current != null) {
-			current.close(CloseOptions.timeout(Duration.ofSeconds(5)));
-		}
+		this.consumer.close();
 	}
 
 }

@@ -1,7 +1,6 @@
 package io.batchconsumer.kafka;
 
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -11,23 +10,15 @@ import java.util.function.Function;
  * and a read that fails closes the reader, so the next one starts from a fresh consumer rather than
  * one left in an unknown state.
  *
- * <p>Threading: thread-safe; {@link #lock} guards the reader and {@code closed}, and is held for
- * the whole of a read.
+ * <p>Threading: thread-safe; reads take turns ({@link TurnTakingClient}).
  */
 final class SharedDeadLetterReader implements AutoCloseable {
 
-	private final Map<String, Object> config;
-
-	private final ReentrantLock lock = new ReentrantLock();
-
-	/** Guarded by lock. */
-	private DeadLetterReader reader;
-
-	/** Guarded by lock. */
-	private boolean closed;
+	private final TurnTakingClient<DeadLetterReader> reader;
 
 	SharedDeadLetterReader(Map<String, Object> config) {
-		this.config = Map.copyOf(config);
+		Map<String, Object> copy = Map.copyOf(config);
+		this.reader = new TurnTakingClient<>(() -> new DeadLetterReader(copy), DeadLetterReader::close);
 	}
 
 	/**
@@ -38,50 +29,12 @@ final class SharedDeadLetterReader implements AutoCloseable {
 	 * @throws IllegalStateException when the transport is closed
 	 */
 	<T> T read(Function<DeadLetterReader, T> read) {
-		this.lock.lock();
-		try {
-			if (this.closed) {
-				throw new IllegalStateException("The Kafka transport is closed");
-			}
-			if (this.reader == null) {
-				this.reader = new DeadLetterReader(this.config);
-			}
-			boolean done = false;
-			try {
-				T result = read.apply(this.reader);
-				done = true;
-				return result;
-			}
-			finally {
-				if (!done) {
-					discard();
-				}
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.reader.use(read);
 	}
 
 	@Override
 	public void close() {
-		this.lock.lock();
-		try {
-			this.closed = true;
-			discard();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/** Closes the reader, if there is one; the next read makes a new one. Called with the lock held. */
-	private void discard() {
-		DeadLetterReader current = this.reader;
-		this.reader = null;
-		if (current != null) {
-			current.close();
-		}
+		this.reader.close();
 	}
 
 }
