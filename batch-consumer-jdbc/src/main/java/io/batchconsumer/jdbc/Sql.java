@@ -60,41 +60,7 @@ final class Sql {
 	 */
 	<T> T inTransactionOrThrow(Work<T> work) throws SQLException {
 		try (Connection connection = this.dataSource.getConnection()) {
-			try {
-				return connection.getAutoCommit() ? inNewTransaction(connection, work)
-						: inOpenTransaction(connection, work);
-			}
-			catch (SQLException ex) {
-				throw SqliteFull.named(ex, connection);
-			}
-		}
-	}
-
-	/** Runs the work in a transaction begun here, and ends it in auto-commit mode. */
-	private static <T> T inNewTransaction(Connection connection, Work<T> work) throws SQLException {
-		Transactions.begin(connection);
-		T result;
-		try {
-			result = work.run(connection);
-		}
-		catch (SQLException | RuntimeException ex) {
-			Transactions.rollback(connection, ex);
-			throw ex;
-		}
-		Transactions.commit(connection);
-		return result;
-	}
-
-	/** Runs the work on a connection that a pool handed out in a transaction already, and commits it. */
-	private static <T> T inOpenTransaction(Connection connection, Work<T> work) throws SQLException {
-		try {
-			T result = work.run(connection);
-			connection.commit();
-			return result;
-		}
-		catch (SQLException | RuntimeException ex) {
-			rollback(connection, ex);
-			throw ex;
+			return Transactions.inTransaction(connection, work::run);
 		}
 	}
 
@@ -132,15 +98,6 @@ final class Sql {
 		String state = ex.getSQLState();
 		return (state != null && (state.startsWith("40") || state.equals("HYT00") || state.equals("55P03")))
 				|| SqlStates.isSqliteBusy(ex);
-	}
-
-	private static void rollback(Connection connection, Exception cause) {
-		try {
-			connection.rollback();
-		}
-		catch (SQLException ex) {
-			cause.addSuppressed(ex);
-		}
 	}
 
 }

@@ -1,11 +1,9 @@
 package io.batchconsumer.core.exactlyonce;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 
 import javax.sql.DataSource;
 
-import io.batchconsumer.core.internal.SqliteFull;
 import io.batchconsumer.core.internal.Transactions;
 
 /**
@@ -43,67 +41,20 @@ public final class JdbcDeliveryTransaction implements DeliveryTransaction {
 
 	/**
 	 * Runs the work in one transaction on a connection of the data source. A SQLite failure because
-	 * the file is full names the file ({@link SqliteFull}).
+	 * the file is full names the file ({@link Transactions#inTransaction}).
 	 */
 	@Override
 	public <T> T execute(Work<T> work) throws Exception {
 		try (Connection connection = this.dataSource.getConnection()) {
-			try {
-				return connection.getAutoCommit() ? inNewTransaction(connection, work)
-						: inOpenTransaction(connection, work);
-			}
-			catch (SQLException ex) {
-				throw SqliteFull.named(ex, connection);
-			}
-		}
-	}
-
-	/**
-	 * Runs the work in a transaction begun here, which ends in auto-commit mode whatever happens: a
-	 * commit there begins no next transaction, and a failure that SQLite rolled back itself (a full
-	 * file) is thrown as it is, not replaced by the failure of a commit without a transaction.
-	 */
-	private static <T> T inNewTransaction(Connection connection, Work<T> work) throws Exception {
-		Transactions.begin(connection);
-		T result;
-		CURRENT.set(connection);
-		try {
-			result = work.run(connection);
-		}
-		catch (Exception | Error ex) {
-			Transactions.rollback(connection, ex);
-			throw ex;
-		}
-		finally {
-			CURRENT.remove();
-		}
-		Transactions.commit(connection);
-		return result;
-	}
-
-	/** Runs the work on a connection that a pool handed out in a transaction already, and commits it. */
-	private static <T> T inOpenTransaction(Connection connection, Work<T> work) throws Exception {
-		CURRENT.set(connection);
-		try {
-			T result = work.run(connection);
-			connection.commit();
-			return result;
-		}
-		catch (Exception | Error ex) {
-			rollback(connection, ex);
-			throw ex;
-		}
-		finally {
-			CURRENT.remove();
-		}
-	}
-
-	private static void rollback(Connection connection, Throwable cause) {
-		try {
-			connection.rollback();
-		}
-		catch (SQLException ex) {
-			cause.addSuppressed(ex);
+			return Transactions.inTransaction(connection, (current) -> {
+				CURRENT.set(current);
+				try {
+					return work.run(current);
+				}
+				finally {
+					CURRENT.remove();
+				}
+			});
 		}
 	}
 

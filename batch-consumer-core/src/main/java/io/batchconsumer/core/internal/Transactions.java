@@ -28,6 +28,82 @@ public final class Transactions {
 	}
 
 	/**
+	 * Work on the connection of a transaction.
+	 * @param <T> what it gives
+	 * @param <E> what it throws to roll back
+	 */
+	@FunctionalInterface
+	public interface Work<T, E extends Exception> {
+
+		/**
+		 * Runs.
+		 * @param connection the connection of the transaction; not to be closed
+		 * @return the result
+		 * @throws E to roll back
+		 */
+		T run(Connection connection) throws E;
+
+	}
+
+	/**
+	 * Runs work in one transaction: committed when it returns, rolled back when it throws. On a
+	 * connection in auto-commit mode the transaction is begun here and ends back in auto-commit mode
+	 * ({@link #begin}, {@link #commit}, {@link #rollback}); on one a pool handed out in a transaction
+	 * already, it ends with {@code commit()} or {@code rollback()}. A SQLite failure because the file
+	 * is full names the file ({@link SqliteFull}).
+	 * @param <T> what the work gives
+	 * @param <E> what it throws
+	 * @param connection the connection
+	 * @param work the work
+	 * @return what the work gave, once committed
+	 * @throws E when the work failed; the transaction was rolled back
+	 * @throws SQLException when the database failed; the transaction was rolled back
+	 */
+	public static <T, E extends Exception> T inTransaction(Connection connection, Work<T, E> work)
+			throws E, SQLException {
+		try {
+			return connection.getAutoCommit() ? inNewTransaction(connection, work) : inOpenTransaction(connection, work);
+		}
+		catch (SQLException ex) {
+			throw SqliteFull.named(ex, connection);
+		}
+	}
+
+	private static <T, E extends Exception> T inNewTransaction(Connection connection, Work<T, E> work)
+			throws E, SQLException {
+		begin(connection);
+		T result;
+		try {
+			result = work.run(connection);
+		}
+		catch (Exception | Error ex) {
+			rollback(connection, ex);
+			throw ex;
+		}
+		commit(connection);
+		return result;
+	}
+
+	private static <T, E extends Exception> T inOpenTransaction(Connection connection, Work<T, E> work)
+			throws E, SQLException {
+		T result;
+		try {
+			result = work.run(connection);
+		}
+		catch (Exception | Error ex) {
+			try {
+				connection.rollback();
+			}
+			catch (SQLException | RuntimeException rollback) {
+				ex.addSuppressed(rollback);
+			}
+			throw ex;
+		}
+		connection.commit();
+		return result;
+	}
+
+	/**
 	 * Turns auto-commit off, and back on when that fails.
 	 * @param connection a connection in auto-commit mode
 	 * @throws SQLException when the transaction could not begin; the connection is in auto-commit mode
