@@ -43,7 +43,7 @@ class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
 		BatchContainer container = container(options, failing("poison-1", processed));
 		container.start();
 		try {
-			sendBehindTheFirstFailure(topic, container);
+			sendBehindTheFirstFailure(topic, container, 2);
 			await().atMost(Duration.ofSeconds(8)).untilAsserted(() -> {
 				assertThat(processed).as("every other key flows").hasSize(40);
 				ContainerSnapshot stats = container.stats();
@@ -71,7 +71,7 @@ class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
 		BatchContainer first = container(options, failing("poison-1", processed));
 		first.start();
 		try {
-			sendBehindTheFirstFailure(topic, first);
+			sendBehindTheFirstFailure(topic, first, 2);
 			await().atMost(Duration.ofSeconds(8))
 				.until(() -> processed.size() == 40 && first.stats().messagesHeldForRetry() == 2);
 		}
@@ -133,7 +133,7 @@ class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
 			await().atMost(Duration.ofSeconds(15))
 				.until(() -> one.stats().partitions().size() == 1 && other.stats().partitions().size() == 1);
 			BatchContainer holder = one.stats().partitions().get(0).partition().topic().equals(topic) ? one : other;
-			sendBehindTheFirstFailure(topic, holder);
+			sendBehindTheFirstFailure(topic, holder, 1);
 			await().atMost(Duration.ofSeconds(8))
 				.until(() -> processed.size() == 40 && holder.stats().messagesHeldForRetry() == 2);
 			assertThat(processed).noneMatch((text) -> text.startsWith("poison"));
@@ -150,12 +150,17 @@ class KafkaKeyRetryHoldTests extends SharedKafkaTransportTests {
 
 	/**
 	 * Sends poison-1, then the rest once it failed: a record of its key delivered in the same listener
-	 * call as the failed one is not held back (as with a retry in place), so the rest comes later.
+	 * call as the failed one is not held back (as with a retry in place), so the rest comes later, once
+	 * the container holds the given number of the topic's partitions.
 	 */
-	private static void sendBehindTheFirstFailure(String topic, BatchContainer container) {
+	private static void sendBehindTheFirstFailure(String topic, BatchContainer container, int partitions) {
 		transport.producer().sendBatch(topic, List.of(OutgoingMessage.of("poison", "poison-1")));
 		// the container's first join; on a broker that no group used yet it creates the offsets topic first
 		await().atMost(Duration.ofSeconds(15)).until(() -> container.stats().messagesRetried() > 0);
+		// The consumer group protocol may assign the other partition seconds later: the other keys are
+		// to flow while poison-1 waits for its retry, not after it.
+		await().atMost(Duration.ofSeconds(15)).until(() -> container.stats().partitions().stream()
+			.filter((partition) -> partition.partition().topic().equals(topic)).count() == partitions);
 		transport.producer().sendBatch(topic, messages());
 	}
 
